@@ -1,0 +1,202 @@
+"""Cards: the numeric encoding used by the kernels, and text I/O (R1).
+
+Encoding
+--------
+A card is a small integer ``code``:
+
+* a natural card is ``suit * 13 + (rank - 1)`` with suits ``♣ ♦ ♥ ♠`` = 0 1 2 3 and ranks
+  ``A 2 … 10 J Q K`` = 1 … 13, so codes 0 … 51;
+* the joker is ``52`` (:data:`JOKER`).
+
+The two copies of a card in a two-deck pack share one code (R1: they are interchangeable).
+Kernels mostly work on a *count* view of a hand: ``counts[suit, rank]`` (shape 4×14, column
+0 unused) plus a joker count, which is what :func:`hand_counts` returns.
+
+Run positions (R4) are ``1 … 14``: position ``p`` holds rank ``p`` except ``14``, which is
+the ace played high.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+import numpy as np
+
+SUITS = "♣♦♥♠"
+SUIT_ASCII = "CDHS"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+JOKER = 52
+N_CODES = 53
+
+_SUIT_OF_CHAR = {c: i for i, c in enumerate(SUITS)}
+_SUIT_OF_CHAR.update({c: i for i, c in enumerate(SUIT_ASCII)})
+_SUIT_OF_CHAR.update({c: i for i, c in enumerate("♧♢♡♤")})  # outline glyphs, same suits
+_RANK_OF_TEXT = {r: i + 1 for i, r in enumerate(RANKS)}
+_RANK_OF_TEXT["T"] = 10
+_RANK_OF_TEXT["1"] = 1  # never produced; "1" alone is not a rank, see _TOKEN_RE
+_JOKER_TEXT = {"JK", "JOKER", "🃏", "*"}
+_TOKEN_RE = re.compile(r"^(10|[2-9AJQKT])([♣♦♥♠♧♢♡♤CDHS])$")
+_SPLIT_RE = re.compile(r"[\s,;]+")
+
+ALLOWED = (
+    "a rank A 2-10 J Q K (or T for 10) followed by a suit ♣ ♦ ♥ ♠ (or C D H S), "
+    "or JK for a joker; any case"
+)
+
+
+def _penalty_table() -> np.ndarray:
+    # R1: joker 50, black ace 15, red ace 1, K Q J 10 = 10, 2-9 face value.
+    t = np.zeros(N_CODES, dtype=np.int64)
+    for suit in range(4):
+        for rank in range(1, 14):
+            if rank == 1:
+                v = 15 if suit in (0, 3) else 1
+            elif rank >= 10:
+                v = 10
+            else:
+                v = rank
+            t[suit * 13 + rank - 1] = v
+    t[JOKER] = 50
+    return t
+
+
+#: ``PENALTY[code]``: the R1 penalty value of each card code.
+PENALTY = _penalty_table()
+
+
+def card_code(suit: int, rank: int) -> int:
+    """Code of the natural card of ``suit`` (0-3, ♣♦♥♠) and ``rank`` (1-13, A..K)."""
+    return suit * 13 + rank - 1
+
+
+def suit_of(code: int) -> int:
+    """Suit index (0-3) of a natural card code."""
+    return code // 13
+
+
+def rank_of(code: int) -> int:
+    """Rank (1-13) of a natural card code."""
+    return code % 13 + 1
+
+
+def card_text(code: int) -> str:
+    """Canonical text of a card code: ``10♥``, ``A♣``, ``JK``."""
+    code = int(code)
+    if code == JOKER:
+        return "JK"
+    if not 0 <= code < JOKER:
+        raise ValueError(f"card code {code!r} is not a card; codes are 0-51 and 52 (joker)")
+    return RANKS[rank_of(code) - 1] + SUITS[suit_of(code)]
+
+
+def _code_of_token(token: str) -> int:
+    t = token.strip().upper()
+    if t in _JOKER_TEXT:
+        return JOKER
+    m = _TOKEN_RE.match(t)
+    if not m:
+        raise ValueError(f"unknown card {token!r}: expected {ALLOWED}")
+    return card_code(_SUIT_OF_CHAR[m.group(2)], _RANK_OF_TEXT[m.group(1)])
+
+
+def _tokens(cards) -> list:
+    if isinstance(cards, str):
+        return [t for t in _SPLIT_RE.split(cards.strip()) if t]
+    if isinstance(cards, Iterable):
+        return list(cards)
+    raise TypeError(f"cards must be a string or an iterable of cards, not {type(cards).__name__}")
+
+
+def to_codes(cards, rules=None) -> np.ndarray:
+    """Parse cards (text, tokens or integer codes) into an ``int64`` array of codes.
+
+    Parameters
+    ----------
+    cards : str or iterable
+        ``"K♠ 10♥ 7♦ A♣ JK"``, ``"KS TH 7d"``, a list of such tokens, or card codes.
+    rules : Rules, optional
+        The pack to check against (decks, jokers); the Jamaican 108-card pack by default.
+
+    Raises
+    ------
+    ValueError
+        For an unknown token (named in the message), or for a multiset the pack cannot hold
+        (e.g. a third 7♥ or a fifth joker with two decks and four jokers).
+    """
+    codes = []
+    for tok in _tokens(cards):
+        if isinstance(tok, (int, np.integer)) and not isinstance(tok, bool):
+            c = int(tok)
+            if not 0 <= c < N_CODES:
+                raise ValueError(f"card code {c} is not a card; codes are 0-51 and 52 (joker)")
+            codes.append(c)
+        elif isinstance(tok, str):
+            codes.append(_code_of_token(tok))
+        else:
+            raise ValueError(f"unknown card {tok!r}: expected {ALLOWED}")
+    arr = np.asarray(codes, dtype=np.int64)
+    check_pack(arr, rules)
+    return arr
+
+
+def check_pack(codes: np.ndarray, rules=None) -> None:
+    """Raise ``ValueError`` if the pack of ``rules`` cannot hold this multiset of cards."""
+    if rules is None:
+        from .rules import Rules
+
+        rules = Rules()
+    counts = Counter(int(c) for c in codes)
+    for c, n in counts.items():
+        cap = rules.jokers if c == JOKER else rules.decks
+        if n > cap:
+            what = "jokers" if c == JOKER else f"copies of {card_text(c)}"
+            raise ValueError(
+                f"{n} {what} cannot come from one pack: a {rules.pack_size}-card pack "
+                f"({rules.decks} decks + {rules.jokers} jokers) holds at most {cap}"
+            )
+
+
+def parse_cards(text_or_tokens, rules=None) -> list[str]:
+    """Parse cards into canonical text (``10♥``, ``K♠``, ``JK``), keeping their order.
+
+    Accepts Unicode suits or ASCII letters (``KS 10H TH 7D AC``), any case, separated by
+    spaces or commas, or an iterable of tokens / codes. See :func:`to_codes` for errors.
+
+    Examples
+    --------
+    >>> parse_cards("ks th 7d ac jk")
+    ['K♠', '10♥', '7♦', 'A♣', 'JK']
+    """
+    return [card_text(c) for c in to_codes(text_or_tokens, rules)]
+
+
+def penalty(cards, rules=None) -> int:
+    """Penalty value of cards left in hand (R1, R12).
+
+    Examples
+    --------
+    Card 08 of the rules: a rival holding A♠ A♥ JK 7♦ scores 73.
+
+    >>> penalty("A♠ A♥ JK 7♦")
+    73
+    """
+    return int(PENALTY[to_codes(cards, rules)].sum())
+
+
+def hand_counts(codes) -> tuple[np.ndarray, int]:
+    """Count view of a hand: ``(counts[4, 14], jokers)``; ``counts[s, r]`` for ranks 1-13."""
+    counts = np.zeros((4, 14), dtype=np.int64)
+    jokers = 0
+    for c in np.asarray(codes, dtype=np.int64):
+        if c == JOKER:
+            jokers += 1
+        else:
+            counts[c // 13, c % 13 + 1] += 1
+    return counts, jokers
+
+
+def sort_key(code: int) -> tuple[int, int]:
+    """Display order: by suit then rank, jokers last."""
+    return (4, 0) if code == JOKER else (suit_of(code), rank_of(code))
