@@ -111,7 +111,8 @@ class Opening:
 def resolve_contract(contract, rules: Rules) -> tuple[int, int]:
     """``(groups, runs)`` from a hand number of the schedule or a ``(groups, runs)`` pair."""
     if isinstance(contract, (int, np.integer)) and not isinstance(contract, bool):
-        return rules.contract(int(contract))
+        if 1 <= contract <= rules.hands:
+            return rules.contract(int(contract))
     if isinstance(contract, (tuple, list)) and len(contract) == 2:
         g, r = contract
         if all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (g, r)):

@@ -1,0 +1,179 @@
+"""Slow, readable twins of the fast kernels (STUMPY style), written straight from RULES.md.
+
+Nothing here imports the kernels' logic: cards are plain (suit, rank) tuples or "JK".
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from functools import cache
+
+JK = "JK"
+
+
+def value(card) -> int:
+    """R1 penalty of a card given as (suit, rank) with suits 0 ♣ 1 ♦ 2 ♥ 3 ♠, or 'JK'."""
+    if card == JK:
+        return 50
+    s, k = card
+    if k == 1:
+        return 15 if s in (0, 3) else 1
+    return 10 if k >= 10 else k
+
+
+def is_group(cards) -> bool:
+    """R3: 3+ cards of one rank, at least 2 naturals."""
+    nat = [c for c in cards if c != JK]
+    return len(cards) >= 3 and len(nat) >= 2 and len({k for _, k in nat}) == 1
+
+
+def run_positions(cards):
+    """R4: the positions (lo..hi) of a run given low to high, or None if it is not a run."""
+    n = len(cards)
+    if not 4 <= n <= 13:
+        return None
+    if any(a == JK and b == JK for a, b in zip(cards, cards[1:], strict=False)):
+        return None
+    nat = [(i, c) for i, c in enumerate(cards) if c != JK]
+    if not nat or len({s for _, (s, _) in nat}) != 1:
+        return None
+    for lo in range(1, 16 - n):
+        if all(k == lo + i or (k == 1 and lo + i == 14) for i, (_, k) in nat):
+            return lo, lo + n - 1
+    return None
+
+
+def _run_candidates(hand: Counter, suit: int, jokers: int):
+    """Every run of `suit` the hand can make: (cards, jokers used)."""
+    out = []
+    for lo in range(1, 12):
+        for hi in range(lo + 3, min(14, lo + 12) + 1):
+            span = list(range(lo, hi + 1))
+            for nj in range(0, min(jokers, len(span)) + 1):
+                for jpos in itertools.combinations(span, nj):
+                    cards = [JK if p in jpos else (suit, 1 if p == 14 else p) for p in span]
+                    need = Counter(c for c in cards if c != JK)
+                    if all(hand[c] >= n for c, n in need.items()) and run_positions(cards):
+                        out.append((cards, nj))
+    return out
+
+
+def best_opening_value(cards, groups: int, runs: int, v6: bool = False):
+    """Largest penalty value an opening can lay down (None if the contract cannot be laid).
+
+    Brute force: every combination of at most one run per suit (every span, every joker
+    placement), then a DP over ranks trying every sub-multiset of naturals and every joker count
+    for a group of that rank (R3, R5, R7).
+    """
+    hand = Counter(cards)
+    jokers = hand.pop(JK, 0)
+    per_suit = [_run_candidates(hand, s, jokers) for s in range(4)]
+    best = None
+
+    def groups_dp(rem: Counter, jl: int):
+        by_rank = {k: [(s, n) for (s, kk), n in rem.items() if kk == k and n > 0] for k in
+                   range(1, 14)}
+
+        @cache
+        def f(k: int, jl: int, ng: int):
+            # best (value, groups reached) from ranks k..13, ng capped at `groups`
+            if k == 14:
+                return 0 if ng >= groups else None
+            res = f(k + 1, jl, ng)
+            suits = by_rank[k]
+            ranges = [range(n + 1) for _, n in suits]
+            for take in itertools.product(*ranges):
+                nat = sum(take)
+                if nat < 2:
+                    continue
+                v_nat = sum(t * value((s, k)) for t, (s, _) in zip(take, suits, strict=True))
+                for j in range(0, jl + 1):
+                    if nat + j < 3:
+                        continue
+                    sub = f(k + 1, jl - j, min(ng + 1, groups))
+                    if sub is not None:
+                        v = v_nat + 50 * j + sub
+                        if res is None or v > res:
+                            res = v
+            return res
+
+        return f(1, jl, 0)
+
+    for choice in itertools.product(*[[None] + opts for opts in per_suit]):
+        nruns = 0
+        used = Counter()
+        jused = 0
+        for opt in choice:
+            if opt is None:
+                continue
+            cards_, nj = opt
+            jused += nj
+            used.update(c for c in cards_ if c != JK)
+            nruns += 3 if (v6 and runs == 3 and len(cards_) == 13) else 1
+        if nruns < runs or jused > jokers:
+            continue
+        if any(used[c] > hand[c] for c in used):
+            continue
+        rem = hand - used
+        gv = groups_dp(rem, jokers - jused)
+        if gv is None:
+            continue
+        total = gv + sum(value(c) * n for c, n in used.items()) + 50 * jused
+        if best is None or total > best:
+            best = total
+    return best
+
+
+# -- lay-off twin (R10, R11) -----------------------------------------------------------------
+
+
+def lay_off_run(run, card, own=True, free_extension=False, jokers_on_others=False):
+    """What a run (low to high) becomes with `card` laid off, or None. Straight from R10/R11."""
+    lohi = run_positions(run)
+    assert lohi, run
+    lo, hi = lohi
+    suit = next(c[0] for c in run if c != JK)
+    pos = dict(zip(range(lo, hi + 1), run, strict=True))
+
+    def as_list(d):
+        return [d[p] for p in sorted(d)]
+
+    def growth_spots():
+        spots = [hi + 1] if hi < 14 else [lo - 1]
+        if free_extension:
+            spots = [hi + 1, lo - 1]
+        return spots
+
+    if card == JK:
+        if not (own or jokers_on_others):
+            return None
+        for p in growth_spots():
+            new = dict(pos)
+            new[p] = JK
+            cand = as_list(new)
+            if 1 <= p <= 14 and run_positions(cand) and max(new) - min(new) == len(new) - 1:
+                return cand
+        return None
+    s, k = card
+    if s != suit:
+        return None
+    places = [k] + ([14] if k == 1 else [])
+    for p in places:
+        if pos.get(p) == JK:
+            new = dict(pos)
+            new[p] = card
+            q = hi + 1 if hi < 14 else lo - 1
+            if not 1 <= q <= 14:
+                return None
+            new[q] = JK
+            cand = as_list(new)
+            return cand if run_positions(cand) else None
+    for p in places:
+        if p in growth_spots():
+            new = dict(pos)
+            new[p] = card
+            cand = as_list(new)
+            if run_positions(cand):
+                return cand
+    return None
