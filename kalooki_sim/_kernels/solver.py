@@ -144,7 +144,7 @@ def _apply(opts, idx, suit, sign, rem_n, rem_v):
 
 
 @njit(cache=True)
-def _groups(rem_n, rem_v, jokers_left, g, out_groups):
+def _groups(rem_n, rem_v, jokers_left, g, ban_ranks, out_groups):
     """Best groups from what the runs left. Returns (value, cards, groups) or value -1.
 
     If ``out_groups`` has length 14 it receives, per rank, the jokers in that rank's group
@@ -155,6 +155,8 @@ def _groups(rem_n, rem_v, jokers_left, g, out_groups):
     ngroups = 0
     npairs = 0
     for k in range(1, 14):
+        if (ban_ranks >> k) & 1:
+            continue
         if rem_n[k] >= 3:
             value += rem_v[k]
             cards += rem_n[k]
@@ -168,7 +170,7 @@ def _groups(rem_n, rem_v, jokers_left, g, out_groups):
         best_k = -1
         best_v = -1
         for k in range(1, 14):
-            if rem_n[k] == 2 and not (taken >> k) & 1 and rem_v[k] > best_v:
+            if rem_n[k] == 2 and not ((taken | ban_ranks) >> k) & 1 and rem_v[k] > best_v:
                 best_v = rem_v[k]
                 best_k = k
         taken |= 1 << best_k
@@ -185,6 +187,8 @@ def _groups(rem_n, rem_v, jokers_left, g, out_groups):
         for k in range(14):
             out_groups[k] = -1
         for k in range(1, 14):
+            if (ban_ranks >> k) & 1:
+                continue
             if rem_n[k] >= 3:
                 out_groups[k] = 0
             elif (taken >> k) & 1:
@@ -198,7 +202,8 @@ def _groups(rem_n, rem_v, jokers_left, g, out_groups):
 
 
 @njit(cache=True)
-def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups):
+def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
+                 ban_ranks=0, ban_suits=0):
     """Best opening of a hand for the contract (g groups, r runs).
 
     Parameters
@@ -222,6 +227,10 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups):
         Receives the jokers in each rank's group, -1 where that rank has no group. Every
         natural of a grouped rank not used by a run is in its group.
 
+    ban_ranks, ban_suits : int
+        Bit masks of ranks (bit k) and suits (bit s) the player already has a meld of (R5):
+        used for the further melds of an opened player, with ``g = r = 0``.
+
     Returns
     -------
     (value, cards) : (int, int)
@@ -234,7 +243,6 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups):
     swp = scratch[28:42]
     nopt = scratch[42:46]
     best_i = scratch[46:50]
-    cur = scratch[50:54]
     comb = scratch[SCRATCH:]
     for k in range(14):
         rem_n[k] = 0
@@ -245,47 +253,139 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups):
             rem_n[k] += c
             rem_v[k] += c * card_value(s, k)
     for s in range(4):
-        n = _list_runs(counts, s, jokers, rem_n, opts[s], cap, swp, comb)
-        if n < 0:
-            return -2, 0
-        nopt[s] = n
+        if (ban_suits >> s) & 1:
+            nopt[s] = 0
+        else:
+            n = _list_runs(counts, s, jokers, rem_n, opts[s], cap, swp, comb)
+            if n < 0:
+                return -2, 0
+            nopt[s] = n
         best_i[s] = -1
+    # quick refusals: not enough suits with a run, or ranks with a group, for the contract
+    w3 = 3 if (v6 and r == 3) else 1
+    suits_ok = 0
+    for t in range(4):
+        if nopt[t] > 0:
+            suits_ok += w3
+    n3 = 0
+    n2 = 0
+    for k in range(1, 14):
+        if (ban_ranks >> k) & 1:
+            continue
+        if rem_n[k] >= 3:
+            n3 += 1
+        elif rem_n[k] == 2:
+            n2 += 1
+    if suits_ok < r or n3 + min(n2, jokers) < g:
+        return -1, 0
+    # upper bounds: per suit the best run value; the groups at most every natural of a rank
+    # with a possible group, plus the jokers. `live` bounds the whole lay-down.
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    for t in range(1, 4):
+        mv = 0
+        for i in range(nopt[t]):
+            if opts[t, i, O_VALUE] > mv:
+                mv = opts[t, i, O_VALUE]
+        if t == 1:
+            m1 = mv
+        elif t == 2:
+            m2 = mv
+        else:
+            m3 = mv
+    gub = 50 * jokers
+    for k in range(1, 14):
+        if rem_n[k] >= 3 or (rem_n[k] == 2 and jokers > 0):
+            gub += rem_v[k]
+    live = gub
+    for t in range(4):
+        um = 0  # positions any run option of suit t uses a natural at
+        for i in range(nopt[t]):
+            span = ((1 << (opts[t, i, O_HI] + 1)) - 1) ^ ((1 << opts[t, i, O_LO]) - 1)
+            um |= span & ~opts[t, i, O_JMASK]
+        for k in range(1, 14):
+            if counts[t, k] == 0:
+                continue
+            if rem_n[k] >= 3 or (rem_n[k] == 2 and jokers > 0):
+                continue  # already counted in full
+            if (um >> k) & 1 or (k == 1 and (um >> 14) & 1):
+                live += card_value(t, k)
+    suf1 = m1 + m2 + m3
+    suf2 = m2 + m3
+    suf3 = m3
     best = -1
+    best_val = -1
     no_out = out_groups[:0]
-    # nested search over suits; option -1 = no run in that suit
+    # nested search over suits, option -1 = no run in that suit, pruned by the joker budget,
+    # the runs still reachable and the value bound; stops once every live card is laid
     for i0 in range(-1, nopt[0]):
+        nj0 = 0
+        ru0 = 0
+        rv0 = 0
+        rc0 = 0
+        if i0 >= 0:
+            o = opts[0, i0]
+            nj0 = o[O_NJOK]
+            ru0 = 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
+            rv0 = o[O_VALUE]
+            rc0 = o[O_NCARDS]
+        if nj0 > jokers or ru0 + suits_ok - w3 * (1 if nopt[0] > 0 else 0) < r:
+            continue
+        if rv0 + suf1 + gub < best_val:
+            continue
         if i0 >= 0:
             _apply(opts[0], i0, 0, -1, rem_n, rem_v)
         for i1 in range(-1, nopt[1]):
+            nj1 = nj0
+            ru1 = ru0
+            rv1 = rv0
+            rc1 = rc0
+            if i1 >= 0:
+                o = opts[1, i1]
+                nj1 += o[O_NJOK]
+                ru1 += 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
+                rv1 += o[O_VALUE]
+                rc1 += o[O_NCARDS]
+            if nj1 > jokers or ru1 + w3 * ((nopt[2] > 0) + (nopt[3] > 0)) < r:
+                continue
+            if rv1 + suf2 + gub < best_val:
+                continue
             if i1 >= 0:
                 _apply(opts[1], i1, 1, -1, rem_n, rem_v)
             for i2 in range(-1, nopt[2]):
+                nj2 = nj1
+                ru2 = ru1
+                rv2 = rv1
+                rc2 = rc1
+                if i2 >= 0:
+                    o = opts[2, i2]
+                    nj2 += o[O_NJOK]
+                    ru2 += 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
+                    rv2 += o[O_VALUE]
+                    rc2 += o[O_NCARDS]
+                if nj2 > jokers or ru2 + w3 * (nopt[3] > 0) < r:
+                    continue
+                if rv2 + suf3 + gub < best_val:
+                    continue
                 if i2 >= 0:
                     _apply(opts[2], i2, 2, -1, rem_n, rem_v)
                 for i3 in range(-1, nopt[3]):
-                    cur[0] = i0
-                    cur[1] = i1
-                    cur[2] = i2
-                    cur[3] = i3
-                    nj = 0
-                    runs = 0
-                    rv = 0
-                    rc = 0
-                    for s in range(4):
-                        if cur[s] >= 0:
-                            o = opts[s, cur[s]]
-                            nj += o[O_NJOK]
-                            rv += o[O_VALUE]
-                            rc += o[O_NCARDS]
-                            if v6 and r == 3 and o[O_HI] - o[O_LO] + 1 == 13:
-                                runs += 3
-                            else:
-                                runs += 1
-                    if nj > jokers or runs < r:
+                    nj = nj2
+                    runs = ru2
+                    rv = rv2
+                    rc = rc2
+                    if i3 >= 0:
+                        o = opts[3, i3]
+                        nj += o[O_NJOK]
+                        runs += 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
+                        rv += o[O_VALUE]
+                        rc += o[O_NCARDS]
+                    if nj > jokers or runs < r or rv + gub < best_val:
                         continue
                     if i3 >= 0:
                         _apply(opts[3], i3, 3, -1, rem_n, rem_v)
-                    gv, gc, ng = _groups(rem_n, rem_v, jokers - nj, g, no_out)
+                    gv, gc, ng = _groups(rem_n, rem_v, jokers - nj, g, ban_ranks, no_out)
                     if i3 >= 0:
                         _apply(opts[3], i3, 3, 1, rem_n, rem_v)
                     if gv < 0:
@@ -293,14 +393,25 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups):
                     obj = (rv + gv) * SCALE + rc + gc
                     if obj > best:
                         best = obj
-                        for s in range(4):
-                            best_i[s] = cur[s]
+                        best_val = rv + gv
+                        best_i[0] = i0
+                        best_i[1] = i1
+                        best_i[2] = i2
+                        best_i[3] = i3
+                        if best_val >= live:
+                            break
                 if i2 >= 0:
                     _apply(opts[2], i2, 2, 1, rem_n, rem_v)
+                if best_val >= live:
+                    break
             if i1 >= 0:
                 _apply(opts[1], i1, 1, 1, rem_n, rem_v)
+            if best_val >= live:
+                break
         if i0 >= 0:
             _apply(opts[0], i0, 0, 1, rem_n, rem_v)
+        if best_val >= live:
+            break
     if best < 0:
         return -1, 0
     # rebuild the winner's melds
@@ -317,7 +428,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups):
             out_runs[s, 0] = 0
             out_runs[s, 1] = 0
             out_runs[s, 2] = 0
-    _groups(rem_n, rem_v, jokers - nj, g, out_groups)
+    _groups(rem_n, rem_v, jokers - nj, g, ban_ranks, out_groups)
     return best // SCALE, best % SCALE
 
 

@@ -1,0 +1,627 @@
+"""The compiled hand engine (R2, R6-R14, C1-C3).
+
+One hand is played by :func:`play_hand` on preallocated arrays; nothing is allocated per turn.
+Layouts (all ``int64`` unless said):
+
+* ``hand[P, 53]``: card counts per seat (codes as in :mod:`kalooki_sim.cards`).
+* ``ps[P, PS_COLS]``: per-seat state, columns ``PS_*``.
+* ``gs[GS_COLS]``: hand state, columns ``GS_*``.
+* ``stock``, ``disc``: the stock (top = last) and the discard pile (top = last).
+* ``melds[MAX_MELDS, MELD_COLS]``: melds on the table, records of :mod:`.layoff`.
+* ``log[MAX_LOG, 6]``: the move log when ``gs[GS_LOG_ON]``; rows ``(event, seat, card, a, b, c)``
+  with events ``EV_*`` documented in :mod:`kalooki_sim.trace`.
+* ``pol[P, NPARAM]`` (float64): each seat's policy parameters ``P_*``.
+* ``rules``: ``R_*`` fields of the rules, flattened.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from . import layoff as L
+from . import rng as R
+from .solver import card_value, solve_kernel
+
+JOKER = 52
+N_CODES = 53
+MAX_MELDS = 160
+MAX_LOG = 8192
+MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (stalled)
+
+# per-seat state
+PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS = range(7)
+PS_COLS = 7
+# hand state
+(GS_STOCK_N, GS_DISC_N, GS_RESHUFFLED, GS_VOID, GS_N_MELDS, GS_LOG_N, GS_LOG_ON, GS_OUT,
+ GS_FIRST_DOWN, GS_STALLED, GS_TURNS, GS_DOUBLED, GS_OUT_ON_OPENING) = range(13)
+GS_COLS = 13
+# rules vector
+(R_PLAYERS, R_CARDS, R_GROUPS, R_RUNS, R_CALL_LIMIT, R_FREE_EXT, R_JOKERS_OTHERS, R_V6,
+ R_V4, R_DECKS, R_JOKERS) = range(11)
+R_COLS = 11
+# policy parameters
+P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS = range(6)
+NPARAM = 6
+# log events
+(EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
+ EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,
+ EV_SCORE) = range(1, 18)
+
+# result columns, one row per seat per hand played (void attempts included)
+(O_GAME, O_HAND, O_ATTEMPT, O_SEAT, O_DEALER, O_MEETS, O_OPENED, O_OPEN_TURN, O_CALLS,
+ O_WENT_OUT, O_OUT_ON_OPENING, O_DOUBLED, O_CARDS_LEFT, O_PENALTY, O_TURNS, O_RESHUFFLED,
+ O_VOID, O_STALLED) = range(18)
+O_COLS = 18
+
+
+@njit(cache=True)
+def _log(log, gs, ev, seat, card, a, b, c):
+    if gs[GS_LOG_ON] == 0:
+        return
+    n = gs[GS_LOG_N]
+    if n < log.shape[0]:
+        log[n, 0] = ev
+        log[n, 1] = seat
+        log[n, 2] = card
+        log[n, 3] = a
+        log[n, 4] = b
+        log[n, 5] = c
+    gs[GS_LOG_N] = n + 1
+
+
+@njit(cache=True)
+def _fill_counts(hrow, cnt):
+    """Count view (4x14) of one seat's hand; returns its jokers."""
+    for s in range(4):
+        cnt[s, 0] = 0
+        for k in range(1, 14):
+            cnt[s, k] = hrow[s * 13 + k - 1]
+    return hrow[JOKER]
+
+
+@njit(cache=True)
+def _best_window(hrow, s):
+    """Fewest cards of suit ``s`` missing from any 4 consecutive run positions (R4)."""
+    best = 4
+    for lo in range(1, 12):
+        have = 0
+        for p in range(lo, lo + 4):
+            k = 1 if p == 14 else p
+            if hrow[s * 13 + k - 1] > 0:
+                have += 1
+        if 4 - have < best:
+            best = 4 - have
+    return best
+
+
+@njit(cache=True)
+def need(hrow, g, r):
+    """Cards still needed for the contract: a fast lower-bound-style estimate.
+
+    Each group of rank k needs ``max(0, 3 - naturals)``; each run the fewest missing cards in any
+    4-window of its suit; the best ``g`` ranks and ``r`` suits are summed and jokers subtract.
+    Cards shared by a group and a run are not detected, so 0 does not promise an opening; the
+    policies ask the solver for that.
+    """
+    # smallest g group costs: costs are 0..3, so count the ranks at each cost
+    h0 = 0
+    h1 = 0
+    h2 = 0
+    h3 = 0
+    for k in range(1, 14):
+        c = hrow[k - 1] + hrow[13 + k - 1] + hrow[26 + k - 1] + hrow[39 + k - 1]
+        if c >= 3:
+            h0 += 1
+        elif c == 2:
+            h1 += 1
+        elif c == 1:
+            h2 += 1
+        else:
+            h3 += 1
+    left = g
+    total = 0
+    t = min(left, h0)
+    left -= t
+    t = min(left, h1)
+    total += t
+    left -= t
+    t = min(left, h2)
+    total += 2 * t
+    left -= t
+    total += 3 * min(left, h3)
+    # smallest r run costs: the best 4-window per suit, then the r smallest of four
+    a0 = _best_window(hrow, 0)
+    a1 = _best_window(hrow, 1)
+    a2 = _best_window(hrow, 2)
+    a3 = _best_window(hrow, 3)
+    # sorting network for four values
+    if a0 > a1:
+        a0, a1 = a1, a0
+    if a2 > a3:
+        a2, a3 = a3, a2
+    if a0 > a2:
+        a0, a2 = a2, a0
+    if a1 > a3:
+        a1, a3 = a3, a1
+    if a1 > a2:
+        a1, a2 = a2, a1
+    if r >= 1:
+        total += a0
+    if r >= 2:
+        total += a1
+    if r >= 3:
+        total += a2
+    if r >= 4:
+        total += a3
+    total -= hrow[JOKER]
+    return total if total > 0 else 0
+
+
+@njit(cache=True)
+def _draw_stock(stock, disc, gs, rstate, log):
+    """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void."""
+    if gs[GS_STOCK_N] == 0:
+        if gs[GS_RESHUFFLED] == 1 or gs[GS_DISC_N] <= 1:
+            gs[GS_VOID] = 1
+            return -1
+        n = gs[GS_DISC_N] - 1  # all but the top card
+        top = disc[n]
+        for i in range(n):
+            stock[i] = disc[i]
+        R.shuffle(rstate, stock, n)
+        disc[0] = top
+        gs[GS_DISC_N] = 1
+        gs[GS_STOCK_N] = n
+        gs[GS_RESHUFFLED] = 1
+        _log(log, gs, EV_RESHUFFLE, -1, -1, n, 0, 0)
+    gs[GS_STOCK_N] -= 1
+    return stock[gs[GS_STOCK_N]]
+
+
+@njit(cache=True)
+def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups):
+    """Lay the solver's melds (runs first, then groups) for ``seat``."""
+    for s in range(4):
+        lo = out_runs[s, 0]
+        if lo == 0:
+            continue
+        hi = out_runs[s, 1]
+        jm = out_runs[s, 2]
+        m = gs[GS_N_MELDS]
+        gs[GS_N_MELDS] = m + 1
+        nj = 0
+        for p in range(lo, hi + 1):
+            if (jm >> p) & 1:
+                nj += 1
+        melds[m, L.KIND] = L.RUN
+        melds[m, L.OWNER] = seat
+        melds[m, L.KEY] = s
+        melds[m, L.LO] = lo
+        melds[m, L.HI] = hi
+        melds[m, L.JMASK] = jm
+        melds[m, L.NAT] = hi - lo + 1 - nj
+        melds[m, L.JOK] = nj
+        _log(log, gs, EV_MELD, seat, -1, m, L.RUN, hi - lo + 1)
+        for p in range(lo, hi + 1):
+            if (jm >> p) & 1:
+                c = JOKER
+            else:
+                c = s * 13 + (0 if p == 14 else p - 1)
+            hand[seat, c] -= 1
+            _log(log, gs, EV_MELD_CARD, seat, c, m, p, 0)
+        ps[seat, PS_BAN_S] |= 1 << s
+    for k in range(1, 14):
+        nj = out_groups[k]
+        if nj < 0:
+            continue
+        m = gs[GS_N_MELDS]
+        gs[GS_N_MELDS] = m + 1
+        nat = 0
+        for s in range(4):
+            nat += hand[seat, s * 13 + k - 1]
+        melds[m, L.KIND] = L.GROUP
+        melds[m, L.OWNER] = seat
+        melds[m, L.KEY] = k
+        melds[m, L.LO] = 0
+        melds[m, L.HI] = 0
+        melds[m, L.JMASK] = 0
+        melds[m, L.NAT] = nat
+        melds[m, L.JOK] = nj
+        _log(log, gs, EV_MELD, seat, -1, m, L.GROUP, nat + nj)
+        for s in range(4):
+            c = s * 13 + k - 1
+            while hand[seat, c] > 0:
+                hand[seat, c] -= 1
+                _log(log, gs, EV_MELD_CARD, seat, c, m, 0, 0)
+        for _ in range(nj):
+            hand[seat, JOKER] -= 1
+            _log(log, gs, EV_MELD_CARD, seat, JOKER, m, 0, 0)
+        ps[seat, PS_BAN_R] |= 1 << k
+
+
+@njit(cache=True)
+def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
+    """R10/R11: lay off cards on any melds; greedy lays every legal one, random each with p=1/2."""
+    rnd = pol[seat, P_RANDOM] > 0
+    changed = True
+    while changed:
+        changed = False
+        for m in range(gs[GS_N_MELDS]):
+            for c in range(N_CODES):
+                if hand[seat, c] == 0:
+                    continue
+                res = L.lay_off_kernel(melds[m], c, seat, rules[R_FREE_EXT] == 1,
+                                       rules[R_JOKERS_OTHERS] == 1, tmp)
+                if res == L.ILLEGAL:
+                    continue
+                if rnd and R.below(pstate, 2) == 0:
+                    continue
+                pos = 0
+                if melds[m, L.KIND] == L.RUN:
+                    if res == L.JOKER_MOVED:
+                        gone = melds[m, L.JMASK] & ~tmp[L.JMASK]
+                        # the cleared joker bit is the card's position
+                        pos = 0
+                        while (gone >> pos) & 1 == 0:
+                            pos += 1
+                    elif tmp[L.LO] < melds[m, L.LO]:
+                        pos = tmp[L.LO]
+                    else:
+                        pos = tmp[L.HI]
+                _log(log, gs, EV_LAYOFF, seat, c, m, pos, 0)
+                if res == L.JOKER_MOVED:
+                    to = tmp[L.LO] if tmp[L.LO] < melds[m, L.LO] else tmp[L.HI]
+                    _log(log, gs, EV_JOKER_MOVE, seat, JOKER, m, pos, to)
+                for i in range(L.MELD_COLS):
+                    melds[m, i] = tmp[i]
+                hand[seat, c] -= 1
+                changed = True
+                if hand[seat].sum() == 0:
+                    return
+
+
+@njit(cache=True)
+def _hand_size(hrow):
+    n = 0
+    for c in range(N_CODES):
+        n += hrow[c]
+    return n
+
+
+@njit(cache=True)
+def _choose_discard(seat, hand, ps, rules, pol, pstate):
+    """R6: a non-joker card, or -1 if the hand holds only jokers (C2)."""
+    hrow = hand[seat]
+    n_nat = 0
+    for c in range(JOKER):
+        n_nat += hrow[c]
+    if n_nat == 0:
+        return -1
+    if pol[seat, P_RANDOM] > 0:
+        # uniform over the cards held (copies count separately)
+        j = R.below(pstate, n_nat)
+        for c in range(JOKER):
+            if j < hrow[c]:
+                return c
+            j -= hrow[c]
+    best = -1
+    best_need = 1 << 30
+    best_val = -1
+    opened = ps[seat, PS_OPENED] == 1
+    for c in range(JOKER):
+        if hrow[c] == 0:
+            continue
+        v = card_value(c // 13, c % 13 + 1)
+        nd = 0
+        if not opened:
+            hrow[c] -= 1
+            nd = need(hrow, rules[R_GROUPS], rules[R_RUNS])
+            hrow[c] += 1
+        if nd < best_need or (nd == best_need and v > best_val):
+            best = c
+            best_need = nd
+            best_val = v
+    return best
+
+
+@njit(cache=True)
+def _wants_card(seat, card, hand, rules, pol, pstate, gain_col):
+    """Take (or call) ``card``? Random: a coin; else if it cuts the need by the policy's gain."""
+    if pol[seat, P_RANDOM] > 0:
+        return R.below(pstate, 2) == 1
+    hrow = hand[seat]
+    before = need(hrow, rules[R_GROUPS], rules[R_RUNS])
+    hrow[card] += 1
+    after = need(hrow, rules[R_GROUPS], rules[R_RUNS])
+    hrow[card] -= 1
+    return before - after >= pol[seat, gain_col]
+
+
+@njit(cache=True)
+def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
+              melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, out, row0):
+    """Play one hand; write one row per seat into ``out[row0:row0+P]``."""
+    P = rules[R_PLAYERS]
+    ncards = rules[R_CARDS]
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    v6 = rules[R_V6] == 1
+    for i in range(GS_COLS):
+        if i != GS_LOG_ON:
+            gs[i] = 0
+    gs[GS_OUT] = -1
+    gs[GS_FIRST_DOWN] = -1
+    for p in range(P):
+        for c in range(N_CODES):
+            hand[p, c] = 0
+        for i in range(PS_COLS):
+            ps[p, i] = 0
+        ps[p, PS_OPEN_TURN] = -1
+    # streams: deal, reshuffle, one per seat's policy (C3)
+    for i in range(2):
+        rstates[i, 0] = R.stream_key(seed, game, hand_no, attempt, i)
+        rstates[i, 1] = uint64(0)
+    for p in range(P):
+        rstates[2 + p, 0] = R.stream_key(seed, game, hand_no, attempt, R.STREAM_POLICY + p)
+        rstates[2 + p, 1] = uint64(0)
+    # the pack, shuffled (R1, R2)
+    n = 0
+    for c in range(JOKER):
+        for _ in range(rules[R_DECKS]):
+            stock[n] = c
+            n += 1
+    for _ in range(rules[R_JOKERS]):
+        stock[n] = JOKER
+        n += 1
+    R.shuffle(rstates[0], stock, n)
+    # deal one at a time from the dealer's left; the top of the stock is the end of the array
+    for i in range(ncards * P):
+        seat = (dealer + 1 + i) % P
+        n -= 1
+        c = stock[n]
+        hand[seat, c] += 1
+        _log(log, gs, EV_DEAL, seat, c, 0, 0, 0)
+    for p in range(P):
+        j = _fill_counts(hand[p], cnt)
+        v, _ = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, 0, 0)
+        ps[p, PS_MEETS] = 1 if v >= 0 else 0
+    n -= 1
+    disc[0] = stock[n]
+    gs[GS_DISC_N] = 1
+    gs[GS_STOCK_N] = n
+    _log(log, gs, EV_UPCARD, dealer, disc[0], 0, 0, 0)
+    # C1: the upcard is the dealer's discard
+    discarder = dealer
+    cur = (dealer + 1) % P
+    call_limit = rules[R_CALL_LIMIT]
+    while True:
+        if gs[GS_TURNS] >= MAX_TURNS:
+            gs[GS_VOID] = 1
+            gs[GS_STALLED] = 1
+            break
+        gs[GS_TURNS] += 1
+        ps[cur, PS_TURNS] += 1
+        pst = rstates[2 + cur]
+        _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
+        D = disc[gs[GS_DISC_N] - 1] if gs[GS_DISC_N] > 0 else -1
+        took = False
+        # R9.1: the next player may take the discard as its draw, if not opened
+        if D >= 0 and ps[cur, PS_OPENED] == 0:
+            if _wants_card(cur, D, hand, rules, pol, pst, P_TAKE_GAIN):
+                gs[GS_DISC_N] -= 1
+                hand[cur, D] += 1
+                took = True
+                _log(log, gs, EV_TAKE, cur, D, 0, 0, 0)
+        # R9.2: otherwise one call, clockwise from the next player's left, never the discarder
+        if not took and D >= 0:
+            for i in range(1, P - 1):
+                cs = (cur + i) % P
+                if cs == discarder:
+                    break
+                if ps[cs, PS_OPENED] == 1 or ps[cs, PS_CALLS] >= call_limit:
+                    continue
+                if pol[cs, P_RANDOM] <= 0 and ps[cs, PS_CALLS] >= pol[cs, P_CALL_LIMIT]:
+                    continue
+                if _wants_card(cs, D, hand, rules, pol, rstates[2 + cs], P_CALL_GAIN):
+                    gs[GS_DISC_N] -= 1
+                    hand[cs, D] += 1
+                    ps[cs, PS_CALLS] += 1
+                    _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
+                    pc = _draw_stock(stock, disc, gs, rstates[1], log)
+                    if pc < 0:
+                        break
+                    hand[cs, pc] += 1
+                    _log(log, gs, EV_PENALTY, cs, pc, 0, 0, 0)
+                    break
+            if gs[GS_VOID] == 1:
+                _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
+                break
+        if not took:
+            c = _draw_stock(stock, disc, gs, rstates[1], log)
+            if c < 0:
+                _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
+                break
+            hand[cur, c] += 1
+            _log(log, gs, EV_DRAW, cur, c, 0, 0, 0)
+        # R7: open?
+        opened_now = False
+        if ps[cur, PS_OPENED] == 0:
+            j = _fill_counts(hand[cur], cnt)
+            v, nc = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, 0, 0)
+            if v >= 0:
+                go = True
+                if pol[cur, P_RANDOM] > 0:
+                    go = R.below(pst, 2) == 1
+                elif pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]:
+                    # hold for the double (R12): open only if at most one card would remain
+                    go = _hand_size(hand[cur]) - nc <= 1
+                if go:
+                    _log(log, gs, EV_OPEN, cur, -1, 0, 0, 0)
+                    _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws_runs, ws_groups)
+                    ps[cur, PS_OPENED] = 1
+                    ps[cur, PS_OPEN_TURN] = ps[cur, PS_TURNS]
+                    if gs[GS_FIRST_DOWN] < 0:
+                        gs[GS_FIRST_DOWN] = cur
+                    opened_now = True
+        elif _hand_size(hand[cur]) > 0:
+            # R7: further own melds, of ranks and suits not yet owned (R5)
+            if pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1:
+                j = _fill_counts(hand[cur], cnt)
+                v, nc = solve_kernel(cnt, j, 0, 0, v6, ws_opts, ws_scratch, ws_runs, ws_groups,
+                                     ps[cur, PS_BAN_R], ps[cur, PS_BAN_S])
+                if v > 0:
+                    _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws_runs, ws_groups)
+        if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
+            _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
+        if _hand_size(hand[cur]) > 0:
+            dc = _choose_discard(cur, hand, ps, rules, pol, pst)
+            if dc >= 0:
+                hand[cur, dc] -= 1
+                disc[gs[GS_DISC_N]] = dc
+                gs[GS_DISC_N] += 1
+                _log(log, gs, EV_DISCARD, cur, dc, 0, 0, 0)
+                discarder = cur
+        if _hand_size(hand[cur]) == 0:
+            gs[GS_OUT] = cur
+            gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
+            _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
+            break
+        cur = (cur + 1) % P
+    # R12 scoring
+    out_seat = gs[GS_OUT]
+    doubled = 0
+    if gs[GS_VOID] == 0 and gs[GS_OUT_ON_OPENING] == 1:
+        doubled = 1
+        if rules[R_V4] == 1 and gs[GS_FIRST_DOWN] != out_seat:
+            doubled = 0
+    gs[GS_DOUBLED] = doubled
+    for p in range(P):
+        pen = 0
+        left = 0
+        for c in range(N_CODES):
+            k = hand[p, c]
+            if k > 0:
+                left += k
+                pen += k * (50 if c == JOKER else card_value(c // 13, c % 13 + 1))
+        if gs[GS_VOID] == 1:
+            pen = 0
+        elif doubled == 1:
+            pen *= 2
+        if gs[GS_VOID] == 0:
+            _log(log, gs, EV_SCORE, p, -1, pen, doubled, 0)
+        o = out[row0 + p]
+        o[O_GAME] = game
+        o[O_HAND] = hand_no
+        o[O_ATTEMPT] = attempt
+        o[O_SEAT] = p
+        o[O_DEALER] = dealer
+        o[O_MEETS] = ps[p, PS_MEETS]
+        o[O_OPENED] = ps[p, PS_OPENED]
+        o[O_OPEN_TURN] = ps[p, PS_OPEN_TURN]
+        o[O_CALLS] = ps[p, PS_CALLS]
+        o[O_WENT_OUT] = 1 if p == out_seat else 0
+        o[O_OUT_ON_OPENING] = 1 if (p == out_seat and gs[GS_OUT_ON_OPENING] == 1) else 0
+        o[O_DOUBLED] = doubled
+        o[O_CARDS_LEFT] = left
+        o[O_PENALTY] = pen
+        o[O_TURNS] = ps[p, PS_TURNS]
+        o[O_RESHUFFLED] = gs[GS_RESHUFFLED]
+        o[O_VOID] = gs[GS_VOID]
+        o[O_STALLED] = gs[GS_STALLED]
+    return gs[GS_VOID]
+
+
+@njit(cache=True)
+def first_dealer(seed, game, players):
+    """R2: the first dealer of a game, drawn from its own stream."""
+    st = np.empty(2, np.uint64)
+    st[0] = R.stream_key(seed, game, 0, 0, R.STREAM_DEALER)
+    st[1] = uint64(0)
+    return R.below(st, players)
+
+
+def new_table(players, pack_size, log_on=False):
+    """Preallocated arrays for one worker (see the module docstring for the layouts)."""
+    from .solver import new_workspace
+
+    opts, scratch, runs, groups = new_workspace(64)
+    gs = np.zeros(GS_COLS, np.int64)
+    gs[GS_LOG_ON] = 1 if log_on else 0
+    return (
+        np.zeros((players, N_CODES), np.int64),
+        np.zeros((players, PS_COLS), np.int64),
+        gs,
+        np.zeros(pack_size, np.int64),
+        np.zeros(pack_size, np.int64),
+        np.zeros((MAX_MELDS, L.MELD_COLS), np.int64),
+        np.zeros((MAX_LOG if log_on else 1, 6), np.int64),
+        opts,
+        scratch,
+        runs,
+        groups,
+        np.zeros((4, 14), np.int64),
+        np.zeros(L.MELD_COLS, np.int64),
+        np.zeros((players + 2, 2), np.uint64),
+    )
+
+
+@njit(cache=True)
+def _new_table_jit(players, pack_size):
+    return (
+        np.zeros((players, N_CODES), np.int64),
+        np.zeros((players, PS_COLS), np.int64),
+        np.zeros(GS_COLS, np.int64),
+        np.zeros(pack_size, np.int64),
+        np.zeros(pack_size, np.int64),
+        np.zeros((MAX_MELDS, L.MELD_COLS), np.int64),
+        np.zeros((1, 6), np.int64),
+        np.zeros((4, 2048, 6), np.int64),
+        np.zeros(54 + 64, np.int64),
+        np.zeros((4, 3), np.int64),
+        np.zeros(14, np.int64),
+        np.zeros((4, 14), np.int64),
+        np.zeros(L.MELD_COLS, np.int64),
+        np.zeros((players + 2, 2), np.uint64),
+    )
+
+
+MAX_ATTEMPTS = 6  # void replays per hand kept in the output (R13); more are very unlikely
+
+
+@njit(cache=True, parallel=True)
+def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, out, n_rows,
+               whole_games):
+    """Play ``len(games)`` games (each a list of hands) across ``n_workers`` workers.
+
+    Game ``i`` has id ``games[i]``; it plays the hands ``hand_nos`` in order (one hand for
+    :func:`play_hands`, the schedule for :func:`play_games`), replaying void hands with the same
+    dealer (R13, R14), the deal passing left after each completed hand. Game ``i`` writes its
+    rows into ``out[i * stride : ...]`` with ``stride = len(hand_nos) * MAX_ATTEMPTS * P`` and its
+    row count into ``n_rows[i]``. Work is split by game, so output does not depend on workers.
+    """
+    n = games.shape[0]
+    P = rules_by_hand[0, R_PLAYERS]
+    H = hand_nos.shape[0]
+    stride = H * MAX_ATTEMPTS * P
+    per = (n + n_workers - 1) // n_workers
+    for w in prange(n_workers):
+        t = _new_table_jit(P, pack_size)
+        lo = w * per
+        hi = min(n, lo + per)
+        for i in range(lo, hi):
+            game = games[i]
+            dealer = first_dealer(seed, game, P)
+            row = i * stride
+            for h in range(H):
+                attempt = 0
+                while True:
+                    void = play_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h],
+                                     pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8],
+                                     t[9], t[10], t[11], t[12], t[13], out, row)
+                    row += P
+                    attempt += 1
+                    if void == 0 or attempt >= MAX_ATTEMPTS:
+                        break
+                dealer = (dealer + 1) % P
+            n_rows[i] = row - i * stride
