@@ -25,3 +25,11 @@ __all__ = [
     "solve_opening",
     "to_codes",
 ]
+
+from .play import play_games, play_hands  # noqa: E402
+from .policies import Policy, preset  # noqa: E402
+
+__all__ += ["Policy", "play_games", "play_hands", "preset"]
+from .trace import Trace, trace  # noqa: E402
+
+__all__ += ["Trace", "trace"]

@@ -1,0 +1,192 @@
+"""Move logs: replay one hand (or game) with logging on, as documented records.
+
+Every record is a dict with ``event`` and ``seat`` plus event fields:
+
+============  ==========================================================================
+event         fields
+============  ==========================================================================
+deal          ``card``: dealt to ``seat`` (one at a time from the dealer's left, R2)
+upcard        ``card``: turned up after the deal; ``seat`` is the dealer (C1)
+turn          ``turn``: ``seat``'s own turn number begins
+take          ``card``: the discard taken as the normal draw (R9.1)
+call          ``card``, ``discarder``: a call (R9.2)
+penalty       ``card``: the caller's penalty card from the stock
+draw          ``card``: drawn from the stock
+reshuffle     ``cards``: the discard pile but its top became the stock (R13)
+open          ``seat`` lays its contract now (R7); its melds follow
+meld          ``meld``, ``kind`` (group/run), ``cards`` [(card, position)]: a new meld
+layoff        ``card``, ``meld``, ``position`` (run position 1-14; 0 for groups) (R10, R11)
+joker_move    ``meld``, ``from``, ``to``: the joker a natural replaced moves (R11)
+discard       ``card``
+out           ``on_opening``: ``seat`` emptied its hand (R12)
+void          the hand is void (R13)
+score         ``penalty``, ``doubled`` (R12)
+============  ==========================================================================
+
+Cards are canonical text (``10♥``, ``JK``). Each hand's records start with a ``hand`` record
+holding ``hand``, ``attempt``, ``dealer``, ``groups``, ``runs``, ``cards_dealt``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._kernels import engine as _E
+from .cards import card_text
+from .play import _setup, rules_vector
+
+_NAMES = {
+    _E.EV_DEAL: "deal", _E.EV_UPCARD: "upcard", _E.EV_TURN: "turn", _E.EV_TAKE: "take",
+    _E.EV_CALL: "call", _E.EV_PENALTY: "penalty", _E.EV_DRAW: "draw",
+    _E.EV_RESHUFFLE: "reshuffle", _E.EV_OPEN: "open", _E.EV_MELD: "meld",
+    _E.EV_MELD_CARD: "meld_card", _E.EV_LAYOFF: "layoff", _E.EV_JOKER_MOVE: "joker_move",
+    _E.EV_DISCARD: "discard", _E.EV_OUT: "out", _E.EV_VOID: "void", _E.EV_SCORE: "score",
+}
+
+
+@dataclass
+class Trace:
+    """The move log of a hand or a game: ``records`` (see the module doc) and the rules."""
+
+    rules: object
+    policies: list
+    records: list = field(default_factory=list)
+
+    def play_by_play(self) -> str:
+        """A readable account of the log, one line per move."""
+        return format_records(self.records)
+
+    def __str__(self) -> str:
+        return self.play_by_play()
+
+
+def _records(log, n, hand_info) -> list[dict]:
+    recs = [dict(event="hand", seat=-1, **hand_info)]
+    i = 0
+    while i < n:
+        ev, seat, card, a, b, c = (int(x) for x in log[i])
+        name = _NAMES[ev]
+        r = {"event": name, "seat": seat}
+        if ev == _E.EV_MELD:
+            cards = []
+            for j in range(c):
+                row = log[i + 1 + j]
+                cards.append((card_text(int(row[2])), int(row[4])))
+            r.update(meld=a, kind="group" if b == 0 else "run", cards=cards)
+            i += 1 + c
+            recs.append(r)
+            continue
+        if ev in (_E.EV_DEAL, _E.EV_UPCARD, _E.EV_TAKE, _E.EV_PENALTY, _E.EV_DRAW,
+                  _E.EV_DISCARD):
+            r["card"] = card_text(card)
+        elif ev == _E.EV_TURN:
+            r["turn"] = a
+        elif ev == _E.EV_CALL:
+            r.update(card=card_text(card), discarder=a)
+        elif ev == _E.EV_RESHUFFLE:
+            r["cards"] = a
+        elif ev == _E.EV_LAYOFF:
+            r.update(card=card_text(card), meld=a, position=b)
+        elif ev == _E.EV_JOKER_MOVE:
+            r.update({"meld": a, "from": b, "to": c})
+        elif ev == _E.EV_OUT:
+            r["on_opening"] = bool(a)
+        elif ev == _E.EV_SCORE:
+            r.update(penalty=a, doubled=bool(b))
+        recs.append(r)
+        i += 1
+    return recs
+
+
+def _play_logged(seed, game, hand_no, attempt, dealer, rules, pol, table):
+    rv = rules_vector(rules, hand_no)
+    out = np.zeros((rules.players, _E.O_COLS), np.int64)
+    table[2][_E.GS_LOG_ON] = 1
+    void = _E.play_hand(seed, game, hand_no, attempt, dealer, rv, pol, *table, out, 0)
+    n = int(table[2][_E.GS_LOG_N])
+    if n > table[6].shape[0]:
+        raise RuntimeError(f"move log overflow ({n} records); raise engine.MAX_LOG")
+    cards, g, r = rules.deal(hand_no)
+    info = dict(hand=hand_no, attempt=attempt, dealer=dealer, groups=g, runs=r,
+                cards_dealt=cards, game=game)
+    return bool(void), _records(table[6], n, info), out
+
+
+def trace(seed, game=0, hand=1, players=None, policies="greedy", rules=None,
+          whole_game=False) -> Trace:
+    """The move log of one hand as :func:`play_hands` plays it, or of a whole game.
+
+    With ``whole_game=False`` this is hand ``hand`` of game ``game`` exactly as
+    ``play_hands(n, hand, ..., seed=seed)`` played it (row ``game``), void attempts included.
+    With ``whole_game=True`` it is game ``game`` as :func:`play_games` plays it.
+    """
+    rules, pols, pol, seed, _ = _setup(players, policies, seed,
+                                       rules, None)
+    table = _E.new_table(rules.players, rules.pack_size, log_on=True)
+    t = Trace(rules=rules, policies=pols)
+    dealer = int(_E.first_dealer(seed, game, rules.players))
+    hands = range(1, rules.hands + 1) if whole_game else [rules.deal(hand) and hand]
+    for h in hands:
+        attempt = 0
+        while True:
+            void, recs, _ = _play_logged(seed, game, h, attempt, dealer, rules, pol, table)
+            t.records += recs
+            attempt += 1
+            if not void or attempt >= _E.MAX_ATTEMPTS:
+                break
+        dealer = (dealer + 1) % rules.players
+    return t
+
+
+def format_records(records) -> str:
+    """The play-by-play text of a list of records."""
+    lines = []
+    dealt: dict[int, list[str]] = {}
+    for r in records:
+        e, s = r["event"], r["seat"]
+        if e == "hand":
+            dealt = {}
+            lines.append(
+                f"== hand {r['hand']} (attempt {r['attempt']}): {r['cards_dealt']} cards, "
+                f"{r['groups']} groups + {r['runs']} runs; dealer seat {r['dealer']}"
+            )
+        elif e == "deal":
+            dealt.setdefault(s, []).append(r["card"])
+        elif e == "upcard":
+            for seat in sorted(dealt):
+                lines.append(f"   seat {seat} dealt: {' '.join(dealt[seat])}")
+            lines.append(f"   upcard {r['card']}")
+        elif e == "turn":
+            lines.append(f"-- seat {s}, turn {r['turn']}")
+        elif e == "take":
+            lines.append(f"   takes the discard {r['card']}")
+        elif e == "call":
+            lines.append(f"   seat {s} calls {r['card']} (discarded by seat {r['discarder']})")
+        elif e == "penalty":
+            lines.append(f"   seat {s} takes penalty card {r['card']}")
+        elif e == "draw":
+            lines.append(f"   draws {r['card']}")
+        elif e == "reshuffle":
+            lines.append(f"   stock empty: {r['cards']} discards reshuffled into a new stock")
+        elif e == "open":
+            lines.append("   OPENS")
+        elif e == "meld":
+            cards = " ".join(c for c, _ in r["cards"])
+            lines.append(f"   lays {r['kind']} #{r['meld']}: {cards}")
+        elif e == "layoff":
+            lines.append(f"   lays off {r['card']} on #{r['meld']}")
+        elif e == "joker_move":
+            lines.append(f"   the joker on #{r['meld']} moves {r['from']} -> {r['to']}")
+        elif e == "discard":
+            lines.append(f"   discards {r['card']}")
+        elif e == "out":
+            lines.append(f"   seat {s} is OUT" + (" on the opening: penalties double" if
+                                                   r["on_opening"] else ""))
+        elif e == "void":
+            lines.append("   the stock is exhausted again: the hand is VOID (R13)")
+        elif e == "score":
+            lines.append(f"   seat {s} scores {r['penalty']}" + (" (doubled)" if r["doubled"]
+                                                                   else ""))
+    return "\n".join(lines)

@@ -1,0 +1,193 @@
+"""The compiled engine against the plain-Python referee, determinism, and the API's errors."""
+
+import copy
+
+import numpy as np
+import pytest
+
+import kalooki_sim as ks
+from kalooki_sim.referee import RefereeError, check
+
+COLS = ["seat", "penalty", "went_out", "calls", "opened", "cards_left", "void"]
+
+
+def referee_hands(n, hand, players, policies, seed, rules=None):
+    """Play n hands, trace each, referee it against the engine's own rows. Returns the logs."""
+    kw = {"rules": rules} if rules is not None else {"players": players}
+    df = ks.play_hands(n, hand=hand, policies=policies, seed=seed, **kw)
+    logs = []
+    for game in range(n):
+        t = ks.trace(seed, game=game, hand=hand, policies=policies, **kw)
+        rows = df.loc[df["game"] == game, COLS]
+        assert check(t.records, t.rules, rows) >= 1
+        logs.append(t)
+    return df, logs
+
+
+def events(logs, name):
+    return [r for t in logs for r in t.records if r["event"] == name]
+
+
+@pytest.mark.parametrize("hand", range(1, 10))
+def test_referee_passes_every_contract_with_mixed_policies(hand):
+    players = 3 + hand % 4  # 3-6 players across the contracts
+    pols = (["greedy", "random", "call-1", "hold-for-double", "never-call", "call-2"])[:players]
+    df, logs = referee_hands(40, hand, players, pols, seed=hand)
+    assert len(df) >= 40 * players
+
+
+def test_referee_on_random_play_everywhere():
+    for players in (3, 4, 5, 6):
+        referee_hands(25, 1 + players, players, "random", seed=100 + players)
+
+
+def test_R13_reshuffle_and_void_paths_are_played_and_refereed():
+    # six players in hand 9 leave an 11-card stock: reshuffles and voids are common
+    df, logs = referee_hands(60, 9, 6, "greedy", seed=5)
+    assert events(logs, "reshuffle"), "no reshuffle happened"
+    assert events(logs, "void"), "no void hand happened"
+    void_games = df.loc[df["void"], "game"].unique()
+    # a void hand is replayed by the same dealer (R13)
+    for g in void_games:
+        rows = df[df["game"] == g]
+        assert rows["dealer"].nunique() == 1 and rows["attempt"].max() >= 1
+
+
+def test_R11_joker_moves_and_R9_calls_from_every_seat_are_refereed():
+    df, logs = referee_hands(150, 7, 4, "greedy", seed=11)
+    assert events(logs, "joker_move"), "no joker replacement happened"
+    callers = {r["seat"] for r in events(logs, "call")}
+    assert callers == {0, 1, 2, 3}
+    assert (df["calls"] <= 3).all() and (df["calls"] == 3).any()
+
+
+def test_R2_check_figure_four_players_hand_one():
+    t = ks.trace(0, hand=1)
+    recs = t.records
+    assert sum(r["event"] == "deal" for r in recs) == 36
+    assert sum(r["event"] == "upcard" for r in recs) == 1
+    first = next(i for i, r in enumerate(recs) if r["event"] == "upcard")
+    # everything after the deal: 108 - 36 - 1 = 71 in the stock, checked by the referee's count
+    assert 108 - 36 - 1 == 71 and first == 37
+    dealer = recs[0]["dealer"]
+    assert [r["seat"] for r in recs[1:5]] == [(dealer + 1 + i) % 4 for i in range(4)]
+
+
+def _valid_trace():
+    return ks.trace(7, game=3, hand=6, policies=["greedy", "random", "greedy", "call-3"])
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    ["draw_card", "drop_discard", "joker_discard", "score", "extra_call", "deal_order",
+     "layoff_position", "duplicate_draw"],
+)
+def test_referee_catches_corrupted_logs(corrupt):
+    t = _valid_trace()
+    check(t.records, t.rules)
+    recs = copy.deepcopy(t.records)
+    idx = {e: [i for i, r in enumerate(recs) if r["event"] == e] for e in
+           ("draw", "discard", "score", "call", "deal", "layoff", "turn")}
+    if corrupt == "draw_card":
+        r = recs[idx["draw"][3]]
+        r["card"] = "A♠" if r["card"] != "A♠" else "2♠"
+        # make it certainly wrong: draw a card the dealer can no longer hold three of
+        r["card"] = "JK" if recs[idx["draw"][3]]["card"] != "JK" else "K♠"
+        recs.insert(idx["draw"][3], dict(recs[idx["draw"][3]]))
+    elif corrupt == "drop_discard":
+        del recs[idx["discard"][2]]
+    elif corrupt == "joker_discard":
+        recs[idx["discard"][1]]["card"] = "JK"
+    elif corrupt == "score":
+        recs[idx["score"][0]]["penalty"] += 1
+    elif corrupt == "extra_call":
+        t0 = idx["turn"][5]
+        recs.insert(t0 + 1, {"event": "call", "seat": (recs[t0]["seat"] + 1) % 4,
+                             "card": "Q♦", "discarder": 0})
+    elif corrupt == "deal_order":
+        recs[1], recs[2] = recs[2], recs[1]
+        recs[1]["seat"], recs[2]["seat"] = recs[2]["seat"], recs[1]["seat"]
+        recs[1]["seat"] = (recs[1]["seat"] + 2) % 4
+    elif corrupt == "layoff_position":
+        if not idx["layoff"]:
+            pytest.skip("no lay-off in this hand")
+        recs[idx["layoff"][0]]["position"] = 99
+        recs[idx["layoff"][0]]["meld"] = max(r.get("meld", 0) for r in recs) + 5
+    elif corrupt == "duplicate_draw":
+        i = idx["draw"][0]
+        recs.insert(i + 1, dict(recs[i]))
+    with pytest.raises(RefereeError):
+        check(recs, t.rules)
+
+
+def test_determinism_threads_and_batch_size():
+    a = ks.play_hands(300, hand=4, seed=9, threads=1)
+    b = ks.play_hands(300, hand=4, seed=9, threads=2)
+    pd_equal = a.equals(b)
+    assert pd_equal
+    c = ks.play_hands(40, hand=4, seed=9)
+    assert c.reset_index(drop=True).equals(a[a["game"] < 40].reset_index(drop=True))
+    assert not a.equals(ks.play_hands(300, hand=4, seed=10))
+
+
+def test_trace_matches_play_hands_and_play_games_row():
+    df = ks.play_games(5, seed=2, threads=1)
+    t = ks.trace(2, game=3, whole_game=True)
+    rows = df.loc[df["game"] == 3, COLS]
+    assert check(t.records, t.rules, rows) >= 9
+    text = t.play_by_play()
+    assert "== hand 9" in text and "scores" in text
+
+
+def test_play_games_totals_and_shared_wins():
+    df = ks.play_games(30, players=3, seed=4)
+    assert set(df["hand"]) == set(range(1, 10))
+    per = df[~df["void"]].groupby(["game", "seat"])["penalty"].sum()
+    tot = df.groupby(["game", "seat"])["total"].first()
+    assert (per == tot).all()
+    for _, g in df.groupby("game"):
+        s = g.groupby("seat")["total"].first()
+        w = g.groupby("seat")["winner"].first()
+        assert (w == (s == s.min())).all() and w.any()
+
+
+def test_dealt_meets_contract_agrees_with_solver():
+    t = ks.trace(1, game=0, hand=5)
+    dealt = {}
+    for r in t.records:
+        if r["event"] == "deal":
+            dealt.setdefault(r["seat"], []).append(r["card"])
+    df = ks.play_hands(1, hand=5, seed=1)
+    for seat, cards in dealt.items():
+        meets = ks.solve_opening(cards, 5) is not None
+        assert df.loc[df["seat"] == seat, "dealt_meets_contract"].item() == meets
+
+
+@pytest.mark.parametrize(
+    "kwargs, msg",
+    [
+        ({"policies": "bogus"}, "unknown policy 'bogus'"),
+        ({"policies": ["greedy"] * 3}, "one per seat"),
+        ({"hand": 10}, "hand=10"),
+        ({"players": 9}, "players=9"),
+        ({"seed": -1}, "seed=-1"),
+        ({"threads": 0}, "threads=0"),
+        ({"threads": 10_000}, "threads=10000"),
+        ({"rules": ks.Rules(players=5), "players": 4}, "disagrees"),
+    ],
+)
+def test_play_hands_bad_input_is_a_clear_error(kwargs, msg):
+    with pytest.raises(ValueError, match=msg):
+        ks.play_hands(2, **kwargs)
+
+
+def test_policies_change_behaviour():
+    never = ks.play_hands(300, hand=3, policies="never-call", seed=3)
+    always = ks.play_hands(300, hand=3, policies="call-3", seed=3)
+    one = ks.play_hands(300, hand=3, policies="call-1", seed=3)
+    assert never["calls"].max() == 0
+    assert one["calls"].max() == 1 and always["calls"].max() > 1
+    greedy = ks.play_hands(300, hand=1, seed=3)
+    # the greedy baseline usually ends hands by someone going out (not by void)
+    assert greedy.groupby("game")["went_out"].any().mean() > 0.9
+    assert np.isfinite(greedy["penalty"].mean())
