@@ -31,7 +31,9 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m kalooki_sim.bench
 
+# The analysis layer and notebooks (issue 4) are not built yet: say so instead of a traceback.
 report: $(NB_STAMP)
+	@test -f kalooki_sim/report.py || { echo "make report: the analysis notebooks are not written yet (issue 4)"; exit 2; }
 	$(PY) -m kalooki_sim.report
 
 clean:

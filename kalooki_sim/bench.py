@@ -5,9 +5,14 @@ Run as ``python -m kalooki_sim.bench``. Prints a table; numbers in the README co
 
 from __future__ import annotations
 
+import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -52,6 +57,43 @@ def bench_solver(n_hands: int = 20000, seed: int = 0) -> list[tuple[int, int, in
     return rows
 
 
+def bench_engine(n_games: int = 3000, seed: int = 0) -> list[tuple[int, float]]:
+    """Hands per second of ``greedy`` at 4 players over the nine-contract mix, per thread count.
+
+    Times the engine itself (no DataFrame), best of two runs, on 1 and 2 threads.
+    """
+    from .play import _run, _setup
+
+    rules, _, pol, seed, _ = _setup(4, "greedy", seed, None, None)
+    games = np.arange(n_games)
+    hands = list(range(1, 10))
+    _run(games[:4], hands, rules, pol, seed, 1, False)  # compile / load cache
+    rows = []
+    for threads in (1, 2):
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            continue
+        best = np.inf
+        for _ in range(2):
+            t0 = time.perf_counter()
+            _run(games, hands, rules, pol, seed, threads, False)
+            best = min(best, time.perf_counter() - t0)
+        rows.append((threads, n_games * 9 / best))
+    return rows
+
+
+def bench_start() -> tuple[float, float]:
+    """Seconds for a fresh process to play one hand: with an empty Numba cache, then cached."""
+    code = "import kalooki_sim as k; k.play_hands(1, hand=9)"
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d)
+        out = []
+        for _ in range(2):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            out.append(time.perf_counter() - t0)
+    return out[0], out[1]
+
+
 def main() -> None:
     """Print every benchmark."""
     print(f"machine: {platform.machine()} {platform.processor() or ''} "
@@ -60,6 +102,12 @@ def main() -> None:
     print(f"{'cards':>5} {'contract':>9} {'median µs':>10} {'mean µs':>9}")
     for n, g, r, med, mean in bench_solver():
         print(f"{n:>5} {f'{g}g+{r}r':>9} {med:>10.2f} {mean:>9.2f}")
+    print("\nengine: greedy, 4 players, hands 1-9 in turn (whole games)")
+    for threads, hps in bench_engine():
+        print(f"  {threads} thread(s): {hps:,.0f} hands/s")
+    cold, warm = bench_start()
+    print("\nstart-up, a new process playing one hand:")
+    print(f"  empty Numba cache (compiles): {cold:.1f} s; cached: {warm:.1f} s")
 
 
 if __name__ == "__main__":
