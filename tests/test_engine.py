@@ -191,3 +191,18 @@ def test_policies_change_behaviour():
     # the greedy baseline usually ends hands by someone going out (not by void)
     assert greedy.groupby("game")["went_out"].any().mean() > 0.9
     assert np.isfinite(greedy["penalty"].mean())
+
+
+@pytest.mark.slow
+def test_referee_over_thousands_of_hands():
+    """3,240 logged hands: every contract, 3-6 players, greedy/random/call/hold mixes."""
+    mixes = ["greedy", "random", ["random", "greedy", "call-1", "hold-for-double", "never-call",
+                                  "call-2"]]
+    total = 0
+    for hand in range(1, 10):
+        for players in (3, 4, 5, 6):
+            for i, mix in enumerate(mixes):
+                pols = mix[:players] if isinstance(mix, list) else mix
+                df, logs = referee_hands(30, hand, players, pols, seed=1000 * hand + 10 * i)
+                total += 30
+    assert total == 3240
