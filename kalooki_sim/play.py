@@ -90,8 +90,7 @@ def _run(games, hand_nos, rules, pol, seed, threads, progress):
             g = np.asarray(games[b:b + BLOCK_GAMES], np.int64)
             out = np.zeros((len(g) * stride, _E.O_COLS), np.int64)
             nrows = np.zeros(len(g), np.int64)
-            _E.play_block(seed, g, hn, rb, pol, rules.pack_size, max(1, 4 * nt), out, nrows,
-                          len(hand_nos) > 1)
+            _E.play_block(seed, g, hn, rb, pol, rules.pack_size, max(1, 4 * nt), out, nrows)
             idx = (np.arange(len(g))[:, None] * stride + np.arange(stride)[None, :])
             keep = np.arange(stride)[None, :] < nrows[:, None]
             chunks.append(out[idx[keep]])

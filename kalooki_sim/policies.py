@@ -10,8 +10,8 @@ decisions it steers (see :mod:`kalooki_sim._kernels.engine`):
   card would remain (to go out on the opening and double everyone, R12) until ``hold_turns``
   own turns have passed;
 * once opened: lay every further own meld and every legal lay-off (R5, R10, R11), and discard the
-  costliest card; before opening, discard the costliest of the cards whose loss raises the
-  estimate least.
+  costliest of the cards farthest from being laid off; before opening, discard the costliest of
+  the cards whose loss raises the estimate least.
 
 ``random=True`` replaces every decision by a fair coin (take, call, open, further melds, each
 lay-off) and the discard by a uniformly random card; the meld layout still comes from the

@@ -21,12 +21,15 @@ from numba import njit, prange, uint64
 
 from . import layoff as L
 from . import rng as R
-from .solver import card_value, solve_kernel
+from .solver import OPT_COLS, SCRATCH, card_value, solve_kernel
 
 JOKER = 52
 N_CODES = 53
 MAX_MELDS = 160
 MAX_LOG = 8192
+# run options per suit in a worker's solver workspace: room for 4 jokers beside 13 naturals of a
+# suit; a hand that still overflows it (solver returns -2) is treated as unable to open
+SOLVER_CAPACITY = 8192
 MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (stalled)
 
 # per-seat state
@@ -96,46 +99,23 @@ def _best_window(hrow, s):
 
 
 @njit(cache=True)
-def need(hrow, g, r):
-    """Cards still needed for the contract: a fast lower-bound-style estimate.
-
-    Each group of rank k needs ``max(0, 3 - naturals)``; each run the fewest missing cards in any
-    4-window of its suit; the best ``g`` ranks and ``r`` suits are summed and jokers subtract.
-    Cards shared by a group and a run are not detected, so 0 does not promise an opening; the
-    policies ask the solver for that.
-    """
-    # smallest g group costs: costs are 0..3, so count the ranks at each cost
-    h0 = 0
-    h1 = 0
-    h2 = 0
-    h3 = 0
-    for k in range(1, 14):
-        c = hrow[k - 1] + hrow[13 + k - 1] + hrow[26 + k - 1] + hrow[39 + k - 1]
-        if c >= 3:
-            h0 += 1
-        elif c == 2:
-            h1 += 1
-        elif c == 1:
-            h2 += 1
-        else:
-            h3 += 1
+def _group_cost(h0, h1, h2, h3, g):
+    """Cheapest ``g`` groups when ``h_c`` ranks need ``c`` more cards (c = 0..3)."""
     left = g
-    total = 0
     t = min(left, h0)
     left -= t
     t = min(left, h1)
-    total += t
+    total = t
     left -= t
     t = min(left, h2)
     total += 2 * t
     left -= t
-    total += 3 * min(left, h3)
-    # smallest r run costs: the best 4-window per suit, then the r smallest of four
-    a0 = _best_window(hrow, 0)
-    a1 = _best_window(hrow, 1)
-    a2 = _best_window(hrow, 2)
-    a3 = _best_window(hrow, 3)
-    # sorting network for four values
+    return total + 3 * min(left, h3)
+
+
+@njit(cache=True)
+def _run_cost(a0, a1, a2, a3, r):
+    """Sum of the ``r`` smallest of four per-suit run costs (a sorting network)."""
     if a0 > a1:
         a0, a1 = a1, a0
     if a2 > a3:
@@ -146,6 +126,7 @@ def need(hrow, g, r):
         a1, a3 = a3, a1
     if a1 > a2:
         a1, a2 = a2, a1
+    total = 0
     if r >= 1:
         total += a0
     if r >= 2:
@@ -154,6 +135,49 @@ def need(hrow, g, r):
         total += a2
     if r >= 4:
         total += a3
+    return total
+
+
+@njit(cache=True)
+def _rank_count(hrow, k):
+    return hrow[k - 1] + hrow[13 + k - 1] + hrow[26 + k - 1] + hrow[39 + k - 1]
+
+
+@njit(cache=True)
+def _cost_hist(hrow):
+    """Ranks needing 0, 1, 2, 3 more cards for a group (R3)."""
+    h0 = 0
+    h1 = 0
+    h2 = 0
+    h3 = 0
+    for k in range(1, 14):
+        c = _rank_count(hrow, k)
+        if c >= 3:
+            h0 += 1
+        elif c == 2:
+            h1 += 1
+        elif c == 1:
+            h2 += 1
+        else:
+            h3 += 1
+    return h0, h1, h2, h3
+
+
+@njit(cache=True)
+def need(hrow, g, r):
+    """Cards still needed for the contract: a lower bound, 0 whenever the hand can open.
+
+    Each group of rank k needs ``max(0, 3 - naturals)``; each run the fewest missing cards in any
+    4-window of its suit; the cheapest ``g`` ranks and ``r`` suits are summed and jokers subtract.
+    A hand that can lay the contract always scores 0 (its melds' ranks and suits cost at most the
+    jokers they use), but cards shared by a group and a run are not detected, so 0 does not
+    promise an opening: the solver decides that. (V6's complete suit is not seen: callers skip
+    the bound under V6.)
+    """
+    h0, h1, h2, h3 = _cost_hist(hrow)
+    total = _group_cost(h0, h1, h2, h3, g)
+    total += _run_cost(_best_window(hrow, 0), _best_window(hrow, 1), _best_window(hrow, 2),
+                       _best_window(hrow, 3), r)
     total -= hrow[JOKER]
     return total if total > 0 else 0
 
@@ -290,8 +314,52 @@ def _hand_size(hrow):
 
 
 @njit(cache=True)
-def _choose_discard(seat, hand, ps, rules, pol, pstate):
-    """R6: a non-joker card, or -1 if the hand holds only jokers (C2)."""
+def _distance_to_play(seat, c, hrow, ps, gs, melds):
+    """Cards that must come before natural ``c`` can be laid (0-13, 13 = nowhere in sight).
+
+    A rank with a group on the table: 0. A run of its suit: the positions between its next
+    growth point and the card (R10 order). A pair in hand of a rank the seat has no group of
+    yet: 1 (a new own meld, R5).
+    """
+    s = c // 13
+    k = c % 13 + 1
+    best = 13
+    if _rank_count(hrow, k) >= 2 and not (ps[seat, PS_BAN_R] >> k) & 1:
+        best = 1
+    for m in range(gs[GS_N_MELDS]):
+        if melds[m, L.KIND] == L.GROUP:
+            if melds[m, L.KEY] == k:
+                return 0
+            continue
+        if melds[m, L.KEY] != s:
+            continue
+        lo = melds[m, L.LO]
+        hi = melds[m, L.HI]
+        if hi - lo + 1 >= 13:
+            continue
+        for p in (k, 14):
+            if p == 14 and k != 1:
+                break
+            if hi < 14 and p > hi:
+                d = p - hi - 1
+            elif hi < 14 and p < lo:
+                d = (14 - hi) + (lo - 1 - p)
+            elif hi == 14 and p < lo:
+                d = lo - 1 - p
+            else:
+                continue
+            if d < best:
+                best = d
+    return best
+
+
+@njit(cache=True)
+def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate):
+    """R6: a non-joker card, or -1 if the hand holds only jokers (C2).
+
+    Greedy, before opening: the costliest of the cards whose loss raises :func:`need` least.
+    After opening: the costliest of the cards farthest from being laid off.
+    """
     hrow = hand[seat]
     n_nat = 0
     for c in range(JOKER):
@@ -309,15 +377,45 @@ def _choose_discard(seat, hand, ps, rules, pol, pstate):
     best_need = 1 << 30
     best_val = -1
     opened = ps[seat, PS_OPENED] == 1
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    # need() without each card, from cached parts: only the card's rank and suit change
+    h0, h1, h2, h3 = _cost_hist(hrow)
+    w0 = _best_window(hrow, 0)
+    w1 = _best_window(hrow, 1)
+    w2 = _best_window(hrow, 2)
+    w3 = _best_window(hrow, 3)
     for c in range(JOKER):
         if hrow[c] == 0:
             continue
-        v = card_value(c // 13, c % 13 + 1)
+        s = c // 13
+        k = c % 13 + 1
+        v = card_value(s, k)
         nd = 0
-        if not opened:
+        if opened:
+            # keep what may still be laid off: rank the card by how far it is from playable
+            nd = -_distance_to_play(seat, c, hrow, ps, gs, melds)
+        else:
+            n = _rank_count(hrow, k)
+            # the rank moves from cost bucket of n naturals to that of n - 1
+            b0, b1, b2, b3 = h0, h1, h2, h3
+            if n == 3:
+                b0 -= 1
+                b1 += 1
+            elif n == 2:
+                b1 -= 1
+                b2 += 1
+            elif n == 1:
+                b2 -= 1
+                b3 += 1
             hrow[c] -= 1
-            nd = need(hrow, rules[R_GROUPS], rules[R_RUNS])
+            ws = _best_window(hrow, s)
             hrow[c] += 1
+            rc = _run_cost(ws if s == 0 else w0, ws if s == 1 else w1, ws if s == 2 else w2,
+                           ws if s == 3 else w3, r)
+            nd = _group_cost(b0, b1, b2, b3, g) + rc - hrow[JOKER]
+            if nd < 0:
+                nd = 0
         if nd < best_need or (nd == best_need and v > best_val):
             best = c
             best_need = nd
@@ -383,9 +481,10 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         hand[seat, c] += 1
         _log(log, gs, EV_DEAL, seat, c, 0, 0, 0)
     for p in range(P):
-        j = _fill_counts(hand[p], cnt)
-        v, _ = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, 0, 0)
-        ps[p, PS_MEETS] = 1 if v >= 0 else 0
+        if v6 or need(hand[p], g, r) == 0:
+            j = _fill_counts(hand[p], cnt)
+            v, _ = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, 0, 0)
+            ps[p, PS_MEETS] = 1 if v >= 0 else 0
     n -= 1
     disc[0] = stock[n]
     gs[GS_DISC_N] = 1
@@ -447,23 +546,26 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         # R7: open?
         opened_now = False
         if ps[cur, PS_OPENED] == 0:
-            j = _fill_counts(hand[cur], cnt)
-            v, nc = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, 0, 0)
-            if v >= 0:
-                go = True
-                if pol[cur, P_RANDOM] > 0:
-                    go = R.below(pst, 2) == 1
-                elif pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]:
-                    # hold for the double (R12): open only if at most one card would remain
-                    go = _hand_size(hand[cur]) - nc <= 1
-                if go:
-                    _log(log, gs, EV_OPEN, cur, -1, 0, 0, 0)
-                    _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws_runs, ws_groups)
-                    ps[cur, PS_OPENED] = 1
-                    ps[cur, PS_OPEN_TURN] = ps[cur, PS_TURNS]
-                    if gs[GS_FIRST_DOWN] < 0:
-                        gs[GS_FIRST_DOWN] = cur
-                    opened_now = True
+            # need() is 0 whenever the hand can open, so the solver runs only then
+            if v6 or need(hand[cur], g, r) == 0:
+                j = _fill_counts(hand[cur], cnt)
+                v, nc = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups,
+                                     0, 0)
+                if v >= 0:
+                    go = True
+                    if pol[cur, P_RANDOM] > 0:
+                        go = R.below(pst, 2) == 1
+                    elif pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]:
+                        # hold for the double (R12): open only if at most one card would remain
+                        go = _hand_size(hand[cur]) - nc <= 1
+                    if go:
+                        _log(log, gs, EV_OPEN, cur, -1, 0, 0, 0)
+                        _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws_runs, ws_groups)
+                        ps[cur, PS_OPENED] = 1
+                        ps[cur, PS_OPEN_TURN] = ps[cur, PS_TURNS]
+                        if gs[GS_FIRST_DOWN] < 0:
+                            gs[GS_FIRST_DOWN] = cur
+                        opened_now = True
         elif _hand_size(hand[cur]) > 0:
             # R7: further own melds, of ranks and suits not yet owned (R5)
             if pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1:
@@ -475,7 +577,7 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
             _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
         if _hand_size(hand[cur]) > 0:
-            dc = _choose_discard(cur, hand, ps, rules, pol, pst)
+            dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst)
             if dc >= 0:
                 hand[cur, dc] -= 1
                 disc[gs[GS_DISC_N]] = dc
@@ -543,31 +645,15 @@ def first_dealer(seed, game, players):
 
 def new_table(players, pack_size, log_on=False):
     """Preallocated arrays for one worker (see the module docstring for the layouts)."""
-    from .solver import new_workspace
-
-    opts, scratch, runs, groups = new_workspace(64)
-    gs = np.zeros(GS_COLS, np.int64)
-    gs[GS_LOG_ON] = 1 if log_on else 0
-    return (
-        np.zeros((players, N_CODES), np.int64),
-        np.zeros((players, PS_COLS), np.int64),
-        gs,
-        np.zeros(pack_size, np.int64),
-        np.zeros(pack_size, np.int64),
-        np.zeros((MAX_MELDS, L.MELD_COLS), np.int64),
-        np.zeros((MAX_LOG if log_on else 1, 6), np.int64),
-        opts,
-        scratch,
-        runs,
-        groups,
-        np.zeros((4, 14), np.int64),
-        np.zeros(L.MELD_COLS, np.int64),
-        np.zeros((players + 2, 2), np.uint64),
-    )
+    t = new_table_jit(players, pack_size, MAX_LOG if log_on else 1)
+    t[2][GS_LOG_ON] = 1 if log_on else 0
+    return t
 
 
 @njit(cache=True)
-def _new_table_jit(players, pack_size):
+def new_table_jit(players, pack_size, log_rows):
+    """The worker's arrays: hand, ps, gs, stock, disc, melds, log, the solver's workspace
+    (opts, scratch, runs, groups), cnt, tmp and the stream states."""
     return (
         np.zeros((players, N_CODES), np.int64),
         np.zeros((players, PS_COLS), np.int64),
@@ -575,9 +661,9 @@ def _new_table_jit(players, pack_size):
         np.zeros(pack_size, np.int64),
         np.zeros(pack_size, np.int64),
         np.zeros((MAX_MELDS, L.MELD_COLS), np.int64),
-        np.zeros((1, 6), np.int64),
-        np.zeros((4, 2048, 6), np.int64),
-        np.zeros(54 + 64, np.int64),
+        np.zeros((log_rows, 6), np.int64),
+        np.zeros((4, SOLVER_CAPACITY, OPT_COLS), np.int64),
+        np.zeros(SCRATCH + 64, np.int64),
         np.zeros((4, 3), np.int64),
         np.zeros(14, np.int64),
         np.zeros((4, 14), np.int64),
@@ -590,8 +676,7 @@ MAX_ATTEMPTS = 6  # void replays per hand kept in the output (R13); more are ver
 
 
 @njit(cache=True, parallel=True)
-def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, out, n_rows,
-               whole_games):
+def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, out, n_rows):
     """Play ``len(games)`` games (each a list of hands) across ``n_workers`` workers.
 
     Game ``i`` has id ``games[i]``; it plays the hands ``hand_nos`` in order (one hand for
@@ -606,7 +691,7 @@ def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, 
     stride = H * MAX_ATTEMPTS * P
     per = (n + n_workers - 1) // n_workers
     for w in prange(n_workers):
-        t = _new_table_jit(P, pack_size)
+        t = new_table_jit(P, pack_size, 1)
         lo = w * per
         hi = min(n, lo + per)
         for i in range(lo, hi):
