@@ -3,19 +3,14 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-NB_STAMP := $(VENV)/.installed-notebooks
 
-.PHONY: test test-slow lint bench report clean venv
+.PHONY: test test-slow lint bench report lab clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
-
-$(NB_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,notebooks]'
-	touch $(NB_STAMP)
 
 venv: $(STAMP)
 
@@ -31,10 +26,15 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m kalooki_sim.bench
 
-# The analysis layer and notebooks (issue 4) are not built yet: say so instead of a traceback.
-report: $(NB_STAMP)
-	@test -f kalooki_sim/report.py || { echo "make report: the analysis notebooks are not written yet (issue 4)"; exit 2; }
+# Executes notebooks/*.py at the default sizes and writes reports/ (index.html, pages, PNG, CSV).
+report: $(STAMP)
 	$(PY) -m kalooki_sim.report
+
+# Interactive notebooks: jupyterlab on top of the test environment.
+lab: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[notebooks]'
+	$(VENV)/bin/jupytext --sync notebooks/*.py
+	$(VENV)/bin/jupyter lab notebooks
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,298 @@
+"""Analysis: pandas tables with 95% confidence intervals over the engine's per-seat rows.
+
+Proportions use the Wilson score interval, means the Student t interval. Every table has the
+estimate and its ``lo`` / ``hi`` bounds, plus ``n`` (what the estimate averages over).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .play import play_hands
+from .policies import Policy, preset
+from .rules import Rules, as_rules
+
+Z95 = float(stats.norm.ppf(0.975))
+
+
+# -- intervals -------------------------------------------------------------------------------
+
+
+def wilson(k, n, z: float = Z95):
+    """Wilson score interval for ``k`` successes in ``n`` trials: ``(p, lo, hi)`` arrays.
+
+    ``n = 0`` gives NaN.
+    """
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        den = 1 + z**2 / n
+        mid = (p + z**2 / (2 * n)) / den
+        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / den
+    # exact ends at k = 0 and k = n (the formula leaves rounding dust there)
+    lo = np.where(k == 0, 0.0, np.clip(mid - half, 0.0, 1.0))
+    hi = np.where(k == n, 1.0, np.clip(mid + half, 0.0, 1.0))
+    return p, lo, hi
+
+
+def mean_ci(x, conf: float = 0.95):
+    """Mean of ``x`` with a Student t interval: ``(mean, lo, hi, n)``; NaN bounds if n < 2."""
+    x = np.asarray(x, dtype=float)
+    n = x.size
+    m = x.mean() if n else np.nan
+    if n < 2:
+        return m, np.nan, np.nan, n
+    half = stats.t.ppf(0.5 + conf / 2, n - 1) * x.std(ddof=1) / np.sqrt(n)
+    return m, m - half, m + half, n
+
+
+def _prop_row(k, n):
+    p, lo, hi = wilson(k, n)
+    return {"p": float(p), "lo": float(lo), "hi": float(hi), "n": int(n)}
+
+
+def _mean_row(x):
+    m, lo, hi, n = mean_ci(x)
+    return {"mean": float(m), "lo": float(lo), "hi": float(hi), "n": int(n)}
+
+
+# -- contract difficulty ----------------------------------------------------------------------
+
+
+def scored(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of hands that were played out (void attempts dropped)."""
+    return df.loc[~df["void"]]
+
+
+def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (hand, players): how hard the contract is, each figure with its 95% CI.
+
+    Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
+    seat), ``mean_open_turn`` (own turns to open, among seats that opened), ``p_out_on_opening``
+    (a hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13),
+    ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` played.
+    """
+    out = []
+    for (hand, players), d in df.groupby(["hand", "players"], sort=True):
+        s = scored(d)
+        per_hand = s.groupby("game")
+        row = {"hand": hand, "players": players, "contract": f"{d['groups'].iat[0]}g+"
+               f"{d['runs'].iat[0]}r", "hands": int(per_hand.ngroups)}
+        for name, r in [
+            ("p_dealt", _prop_row(d["dealt_meets_contract"].sum(), len(d))),
+            ("p_out_on_opening", _prop_row(per_hand["out_on_opening"].any().sum(),
+                                           per_hand.ngroups)),
+            ("p_void", _prop_row(d.groupby(["game", "attempt"])["void"].first().sum(),
+                                 d.groupby(["game", "attempt"]).ngroups)),
+        ]:
+            row.update({name: r["p"], f"{name}_lo": r["lo"], f"{name}_hi": r["hi"]})
+        for name, x in [
+            ("mean_open_turn", s.loc[s["opened"], "open_turn"]),
+            ("loser_penalty", s.loc[~s["went_out"], "penalty"]),
+        ]:
+            r = _mean_row(x)
+            row.update({name: r["mean"], f"{name}_lo": r["lo"], f"{name}_hi": r["hi"]})
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def open_curve(df: pd.DataFrame, max_turn: int = 20) -> pd.DataFrame:
+    """Chance a seat has opened by its own turn ``t`` (t = 1..max_turn), per hand and players.
+
+    Over scored seat-hands; a hand that ended before turn ``t`` counts as not opened by then
+    (the curve answers "by turn t, had I opened?", not a survival estimate).
+    """
+    rows = []
+    for (hand, players), d in scored(df).groupby(["hand", "players"], sort=True):
+        ot = np.where(d["opened"], d["open_turn"], np.inf)
+        for t in range(1, max_turn + 1):
+            r = _prop_row(int((ot <= t).sum()), len(d))
+            rows.append({"hand": hand, "players": players, "turn": t, **r})
+    return pd.DataFrame(rows)
+
+
+def seat_advantage(df: pd.DataFrame) -> pd.DataFrame:
+    """Chance of going out by position after the dealer (1 = dealer's left, who plays first)."""
+    s = scored(df).assign(position=lambda d: (d["seat"] - d["dealer"]) % d["players"])
+    s["position"] = s["position"].where(s["position"] != 0, s["players"])
+    rows = []
+    for (players, pos), d in s.groupby(["players", "position"], sort=True):
+        rows.append({"players": players, "position": pos,
+                     **_prop_row(int(d["went_out"].sum()), len(d))})
+    return pd.DataFrame(rows)
+
+
+# -- call value versus penalty exposure ------------------------------------------------------
+
+
+CALL_POLICIES = {
+    "never": preset("never-call"),
+    "call-1": preset("call-1"),
+    "call-2": preset("call-2"),
+    "call-3": preset("call-3"),
+    "call-3, gain 2": Policy("call-3, gain 2", call_limit=3, call_gain=2),
+}
+
+
+def focal_outcomes(n, hand, focal, others="greedy", players=4, seed=0, rules=None,
+                   threads=None) -> pd.DataFrame:
+    """Seat 0 plays ``focal``, the others ``others``; one row per game: its final scored hand.
+
+    The deal and every other random choice come from the seed's streams, so two calls with the
+    same ``seed`` play the *same deals* (common random numbers); each seat's policy randomness
+    has its own stream.
+    """
+    rules = as_rules(rules) if rules is not None else Rules(players=players)
+    pols = [focal] + [others] * (rules.players - 1)
+    df = play_hands(n, hand=hand, policies=pols, seed=seed, rules=rules, threads=threads,
+                    progress=False)
+    s = scored(df)
+    me = s[s["seat"] == 0].set_index("game")
+    return pd.DataFrame({
+        "win": me["went_out"].astype(float),
+        "penalty": me["penalty"].astype(float),
+        "calls": me["calls"].astype(float),
+        "cards_left": me["cards_left"].astype(float),
+    })
+
+
+def call_value(n, hand, policies=None, baseline="never", others="greedy", players=4, seed=0,
+               threads=None) -> pd.DataFrame:
+    """Paired comparison of call policies on the same deals, against ``baseline``.
+
+    For each policy (a dict name -> Policy; :data:`CALL_POLICIES` by default) seat 0 plays it on
+    the same ``n`` deals. Columns: per policy the win rate and mean penalty with CIs, the mean
+    penalty when caught (not out), and the paired differences to the baseline
+    (``d_win``, ``d_penalty`` with CIs) and ``vr_penalty``, the variance of the unpaired
+    difference over that of the paired one (how much the common random numbers bought).
+    """
+    policies = policies or CALL_POLICIES
+    res = {name: focal_outcomes(n, hand, pol, others, players, seed, threads=threads)
+           for name, pol in policies.items()}
+    base = res[baseline]
+    rows = []
+    for name, r in res.items():
+        common = r.index.intersection(base.index)
+        a, b = r.loc[common], base.loc[common]
+        row = {"hand": hand, "policy": name, "games": len(r)}
+        w = _prop_row(int(r["win"].sum()), len(r))
+        row.update(win=w["p"], win_lo=w["lo"], win_hi=w["hi"])
+        for col in ("penalty", "calls"):
+            m = _mean_row(r[col])
+            row.update({col: m["mean"], f"{col}_lo": m["lo"], f"{col}_hi": m["hi"]})
+        caught = _mean_row(r.loc[r["win"] == 0, "penalty"])
+        row.update(caught_penalty=caught["mean"], caught_penalty_lo=caught["lo"],
+                   caught_penalty_hi=caught["hi"])
+        for col in ("win", "penalty"):
+            d = a[col] - b[col]
+            m = _mean_row(d)
+            row.update({f"d_{col}": m["mean"], f"d_{col}_lo": m["lo"], f"d_{col}_hi": m["hi"]})
+        vp = (a["penalty"] - b["penalty"]).var(ddof=1)
+        vu = a["penalty"].var(ddof=1) + b["penalty"].var(ddof=1)
+        row["vr_penalty"] = float(vu / vp) if vp > 0 else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# -- exact probabilities (teaching) ----------------------------------------------------------
+
+
+def p_deal_lays_groups(groups: int, cards: int, rules=None) -> Fraction:
+    """Exact chance that ``cards`` dealt from the pack can lay ``groups`` groups (R3, R5).
+
+    Only groups: a deal lays them iff (ranks with 3+ naturals) + min(ranks with exactly 2,
+    jokers) >= groups, since runs never help a group-only contract. Counted by a dynamic
+    programme over the 13 ranks (each rank has ``4 * decks`` copies) and the jokers, exactly.
+    """
+    rules = as_rules(rules)
+    return _group_deal_fraction(groups, cards, 13, 4 * rules.decks, rules.jokers)
+
+
+def _group_deal_fraction(groups, cards, ranks, copies, jokers) -> Fraction:
+    """The DP of :func:`p_deal_lays_groups` for a pack of ``ranks`` x ``copies`` + jokers."""
+    # dp[(t, a, b)]: ways with t naturals so far, a ranks with >= 3, b ranks with exactly 2
+    # (both capped at `groups`, which is all the test needs)
+    dp = {(0, 0, 0): 1}
+    for _ in range(ranks):
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (t, a, b), w in dp.items():
+            for m in range(0, min(copies, cards - t) + 1):
+                key = (t + m, min(groups, a + (m >= 3)), min(groups, b + (m == 2)))
+                nxt[key] = nxt.get(key, 0) + w * comb(copies, m)
+        dp = nxt
+    good = 0
+    for j in range(0, min(jokers, cards) + 1):
+        for (t, a, b), w in dp.items():
+            if t == cards - j and a + min(b, j) >= groups:
+                good += w * comb(jokers, j)
+    return Fraction(good, comb(ranks * copies + jokers, cards))
+
+
+def p_outs(outs: int, unseen: int, draws: int = 1) -> float:
+    """Hypergeometric chance of at least one of ``outs`` cards among the next ``draws`` draws
+    from ``unseen`` cards: ``1 - C(unseen - outs, draws) / C(unseen, draws)``."""
+    for name, v in (("outs", outs), ("unseen", unseen), ("draws", draws)):
+        if not isinstance(v, (int, np.integer)) or v < 0:
+            raise ValueError(f"{name}={v!r}: allowed integers >= 0")
+    if outs > unseen or draws > unseen:
+        raise ValueError(f"outs={outs} and draws={draws} must not exceed unseen={unseen}")
+    return 1.0 - comb(unseen - outs, draws) / comb(unseen, draws)
+
+
+def simulate_outs(outs: int, unseen: int, draws: int, n: int, seed: int = 0) -> np.ndarray:
+    """Monte Carlo twin of :func:`p_outs`: ``n`` booleans, did an out come up."""
+    rng = np.random.default_rng([seed, outs, unseen, draws])
+    # positions of the outs in a random order of the unseen cards: hit if any is < draws
+    keys = rng.random((n, unseen))
+    ranks = keys.argsort(axis=1)[:, :draws]
+    return (ranks < outs).any(axis=1)
+
+
+def simulate_deals(n, contract, cards, seed=0, rules=None) -> np.ndarray:
+    """``n`` random deals of ``cards`` cards: can each lay ``contract`` ((groups, runs))?
+
+    Compiled: a million 9-card deals take about a second. Returns a boolean array.
+    """
+    from ._kernels.sampling import deals_meet
+    from .melds import resolve_contract
+
+    rules = as_rules(rules)
+    g, r = resolve_contract(contract, rules)
+    for name, v, lo in (("n", n, 0), ("cards", cards, 1), ("seed", seed, 0)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ValueError(f"{name}={v!r}: allowed integers >= {lo}")
+    if cards > rules.pack_size:
+        raise ValueError(f"cards={cards} exceeds the {rules.pack_size}-card pack")
+    out = np.zeros(n, np.int64)
+    deals_meet(seed, n, cards, g, r, rules.decks, rules.jokers, out)
+    return out.astype(bool)
+
+
+def dealt_meets(n, hand, seed=0, players=4, rules=None) -> pd.Series:
+    """Does the dealer's left-hand seat's deal lay the contract? One boolean per deal.
+
+    From :func:`play_hands`, one seat per deal so the draws are independent.
+    """
+    rules = as_rules(rules) if rules is not None else Rules(players=players)
+    df = play_hands(n, hand=hand, seed=seed, rules=rules, progress=False)
+    first = df[(df["attempt"] == 0) & (df["seat"] == (df["dealer"] + 1) % df["players"])]
+    return first.set_index("game")["dealt_meets_contract"]
+
+
+def convergence(hits, exact=None, points: int = 60) -> pd.DataFrame:
+    """Running estimate and Wilson CI of a proportion after 1..N trials (log-spaced points)."""
+    hits = np.asarray(hits, dtype=bool)
+    n = np.unique(np.geomspace(10, len(hits), points).astype(int))
+    k = np.cumsum(hits)[n - 1]
+    p, lo, hi = wilson(k, n)
+    out = pd.DataFrame({"n": n, "p": p, "lo": lo, "hi": hi})
+    if exact is not None:
+        out["exact"] = float(exact)
+        out["covers"] = (out["lo"] <= float(exact)) & (float(exact) <= out["hi"])
+    return out

@@ -1,0 +1,141 @@
+"""Analysis layer: intervals, exact probabilities against simulation, tables and charts."""
+
+from fractions import Fraction
+
+import matplotlib.figure
+import numpy as np
+import pytest
+from scipy import stats
+
+import kalooki_sim as ks
+from kalooki_sim import analysis as A
+from kalooki_sim import plots
+
+
+def test_wilson_matches_scipy():
+    for k, n in [(0, 10), (3, 10), (10, 10), (57, 1000), (1, 2)]:
+        p, lo, hi = A.wilson(k, n)
+        ci = stats.binomtest(k, n).proportion_ci(method="wilson")
+        assert p == k / n
+        assert lo == pytest.approx(ci.low, abs=1e-9) and hi == pytest.approx(ci.high, abs=1e-9)
+
+
+def test_mean_ci_matches_scipy_t_interval():
+    x = np.random.default_rng(0).normal(3, 2, 50)
+    m, lo, hi, n = A.mean_ci(x)
+    ref = stats.t.interval(0.95, 49, loc=x.mean(), scale=stats.sem(x))
+    assert (lo, hi) == pytest.approx(ref) and n == 50 and m == pytest.approx(x.mean())
+
+
+def _brute_groups(groups, cards, ranks, copies, jokers):
+    """Enumerate every deal of a toy pack card by card (cards are distinct objects)."""
+    from itertools import combinations
+
+    pack = [(r, c) for r in range(ranks) for c in range(copies)] + [("JK", i) for i in
+                                                                    range(jokers)]
+    good = total = 0
+    for deal in combinations(pack, cards):
+        total += 1
+        counts = [sum(1 for r, _ in deal if r == k) for k in range(ranks)]
+        j = sum(1 for r, _ in deal if r == "JK")
+        if sum(n >= 3 for n in counts) + min(sum(n == 2 for n in counts), j) >= groups:
+            good += 1
+    return Fraction(good, total)
+
+
+@pytest.mark.parametrize("groups, cards, ranks, copies, jokers",
+                         [(1, 5, 3, 4, 2), (2, 6, 3, 4, 2), (2, 7, 4, 3, 1), (3, 8, 4, 3, 2)])
+def test_exact_group_dp_equals_card_by_card_enumeration(groups, cards, ranks, copies, jokers):
+    assert A._group_deal_fraction(groups, cards, ranks, copies, jokers) == _brute_groups(
+        groups, cards, ranks, copies, jokers)
+
+
+def test_exact_group_probability_dp_is_a_probability_and_matches_simulation():
+    # the DP sums to one over all outcomes: P(>=0 groups) == 1
+    assert A.p_deal_lays_groups(0, 9) == 1
+    # against 200,000 simulated deals of 9 cards for one and two groups: within 4 standard errors
+    for g in (1, 2):
+        exact = float(A.p_deal_lays_groups(g, 9))
+        hits = A.simulate_deals(200_000, (g, 0), 9, seed=5)
+        se = np.sqrt(exact * (1 - exact) / hits.size)
+        assert abs(hits.mean() - exact) < 4 * se, (g, hits.mean(), exact)
+
+
+def test_simulate_deals_agrees_with_solve_opening_on_the_same_cards():
+    # the compiled sampler is the solver: check a small batch through the public API
+    rules = ks.Rules()
+    hits = A.simulate_deals(50, 2, 10, seed=3, rules=rules)
+    assert hits.dtype == bool and hits.shape == (50,)
+    with pytest.raises(ValueError, match="cards=200"):
+        A.simulate_deals(5, 1, 200)
+
+
+def test_outs_exact_vs_simulated():
+    assert A.p_outs(2, 80, 1) == pytest.approx(2 / 80)
+    assert A.p_outs(0, 80, 5) == 0 and A.p_outs(80, 80, 1) == 1
+    for outs, unseen, draws in [(2, 80, 5), (6, 70, 3)]:
+        exact = A.p_outs(outs, unseen, draws)
+        assert exact == pytest.approx(stats.hypergeom.sf(0, unseen, outs, draws))
+        hits = A.simulate_outs(outs, unseen, draws, 100_000, seed=2)
+        _, lo, hi = A.wilson(hits.sum(), hits.size)
+        assert abs(hits.mean() - exact) < 4 * np.sqrt(exact * (1 - exact) / hits.size)
+    with pytest.raises(ValueError, match="outs=5"):
+        A.p_outs(5, 3, 1)
+
+
+def test_convergence_table():
+    hits = np.random.default_rng(1).random(5000) < 0.3
+    c = A.convergence(hits, exact=0.3)
+    assert c["n"].is_monotonic_increasing and c["n"].iat[-1] == 5000
+    assert (c["lo"] <= c["p"]).all() and (c["p"] <= c["hi"]).all()
+    assert c["covers"].mean() > 0.8
+
+
+@pytest.fixture(scope="module")
+def small_runs():
+    return ks.play_hands(300, hand=2, players=4, seed=3)
+
+
+def test_contract_difficulty_table(small_runs):
+    t = A.contract_difficulty(small_runs)
+    assert list(t["hand"]) == [2] and t["contract"].iat[0] == "2g+1r"
+    s = small_runs[~small_runs["void"]]
+    assert t["p_dealt"].iat[0] == pytest.approx(small_runs["dealt_meets_contract"].mean())
+    assert t["loser_penalty"].iat[0] == pytest.approx(s.loc[~s["went_out"], "penalty"].mean())
+    for c in ("p_dealt", "p_void", "mean_open_turn", "loser_penalty", "p_out_on_opening"):
+        assert t[f"{c}_lo"].iat[0] <= t[c].iat[0] <= t[f"{c}_hi"].iat[0]
+
+
+def test_open_curve_is_monotone(small_runs):
+    c = A.open_curve(small_runs, max_turn=10)
+    assert c["p"].is_monotonic_increasing and len(c) == 10
+
+
+def test_seat_advantage_sums_to_one_winner_per_hand(small_runs):
+    sa = A.seat_advantage(small_runs)
+    hands = small_runs[~small_runs["void"]]["game"].nunique()
+    assert (sa["p"] * sa["n"]).sum() == pytest.approx(hands)
+
+
+def test_call_value_pairs_the_same_deals():
+    cv = A.call_value(200, 3, policies={"never": ks.preset("never-call"),
+                                        "call-3": ks.preset("call-3")}, seed=4)
+    never = cv.set_index("policy").loc["never"]
+    assert never["d_penalty"] == 0 and never["d_win"] == 0
+    c3 = cv.set_index("policy").loc["call-3"]
+    assert c3["calls"] > 0 and c3["d_penalty_lo"] <= c3["d_penalty"] <= c3["d_penalty_hi"]
+    assert c3["vr_penalty"] > 0
+
+
+def test_plots_return_labelled_figures(small_runs):
+    t = A.contract_difficulty(small_runs)
+    figs = [
+        plots.difficulty(t, "p_dealt", "chance", "title"),
+        plots.open_curve(A.open_curve(small_runs), players=4),
+        plots.seat_advantage(A.seat_advantage(small_runs)),
+        plots.convergence(A.convergence(np.ones(100, bool), 1.0), "t"),
+    ]
+    for f in figs:
+        assert isinstance(f, matplotlib.figure.Figure)
+        ax = f.axes[0]
+        assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
