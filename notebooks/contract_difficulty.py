@@ -133,11 +133,18 @@ display(Markdown(
 # ## How precise are these numbers?
 
 # %%
-w = {c: (table[f"{c}_hi"] - table[f"{c}_lo"]).max() for c in
+full = table[table["hands"] >= 1000]
+thin = table[table["hands"] < 1000]
+w = {c: (full[f"{c}_hi"] - full[f"{c}_lo"]).max() for c in
      ["p_dealt", "p_out_on_opening", "p_void", "mean_open_turn", "loser_penalty"]}
+thin_txt = ", ".join(f"hand {int(r.hand)} at {int(r.players)} players ({int(r.hands)} scored)"
+                     for r in thin.itertuples())
 display(Markdown(
-    "Widest 95% intervals in the table: "
+    "Widest 95% intervals over the contracts with at least 1,000 scored hands: "
     + "; ".join(f"{k} {v:.3g}" for k, v in w.items())
     + ". (Proportions in probability units, turns in own turns, penalties in points. Seats of"
     " one deal are not independent, so the per-seat intervals are slightly optimistic.)"
+    + (f" Too few hands were played out to say much about the losers or the doubling in: "
+       f"{thin_txt}; their void rates are measured as precisely as the rest."
+       if len(thin) else "")
 ))

@@ -272,7 +272,15 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
     while changed:
         changed = False
         for m in range(gs[GS_N_MELDS]):
-            for c in range(N_CODES):
+            # only the meld's rank (group) or suit (run) and the joker can go on it; in code
+            # order, as a scan of every code would meet them
+            is_group = melds[m, L.KIND] == L.GROUP
+            key = melds[m, L.KEY]
+            for i in range(5 if is_group else 14):
+                if is_group:
+                    c = i * 13 + key - 1 if i < 4 else JOKER
+                else:
+                    c = key * 13 + i if i < 13 else JOKER
                 if hand[seat, c] == 0:
                     continue
                 res = L.lay_off_kernel(melds[m], c, seat, rules[R_FREE_EXT] == 1,
