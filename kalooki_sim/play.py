@@ -173,7 +173,7 @@ def play_hands(n, hand=1, players=None, policies="greedy", seed=0, rules=None, t
         Worker threads (default: Numba's default, all cores).
     progress : bool, optional
         A progress bar; default on for long runs in a terminal.
-    """ + _COLUMNS_DOC
+    """
     n = _check_count("n", n)
     rules, pols, pol, seed, threads = _setup(players, policies, seed,
                                              rules, threads)
@@ -188,9 +188,6 @@ def play_games(n, players=None, policies="greedy", seed=0, rules=None, threads=N
 
     The first dealer is drawn from the game's own stream; the deal passes left after each
     hand; a void hand is replayed by the same dealer (R13). Parameters as :func:`play_hands`.
-    """ + _COLUMNS_DOC + """
-        Plus ``total`` (the seat's game total over non-void hands) and ``winner`` (True for
-        every seat with the lowest total: wins are shared, R14).
     """
     n = _check_count("n", n)
     rules, pols, pol, seed, threads = _setup(players, policies, seed,
@@ -204,3 +201,10 @@ def play_games(n, players=None, policies="greedy", seed=0, rules=None, threads=N
     best = totals.groupby(level="game").transform("min")
     winners = (totals == best).rename("winner")
     return df.join(winners, on=["game", "seat"])
+
+
+play_hands.__doc__ += _COLUMNS_DOC
+play_games.__doc__ += _COLUMNS_DOC + """
+        Plus ``total`` (the seat's game total over non-void hands) and ``winner`` (True for
+        every seat with the lowest total: wins are shared, R14).
+"""

@@ -127,7 +127,9 @@ def trace(seed, game=0, hand=1, players=None, policies="greedy", rules=None,
     table = _E.new_table(rules.players, rules.pack_size, log_on=True)
     t = Trace(rules=rules, policies=pols)
     dealer = int(_E.first_dealer(seed, game, rules.players))
-    hands = range(1, rules.hands + 1) if whole_game else [rules.deal(hand) and hand]
+    if not whole_game:
+        rules.deal(hand)  # a clear error for a hand number outside the schedule
+    hands = range(1, rules.hands + 1) if whole_game else [hand]
     for h in hands:
         attempt = 0
         while True:
