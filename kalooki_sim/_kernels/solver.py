@@ -131,6 +131,19 @@ def _list_runs(counts, suit, jokers, rank_total, opts, cap, swp, comb):
 
 
 @njit(cache=True)
+def _take(opts, suit, idx, complete_counts_three, nj, runs, value, cards):
+    """Running (jokers, runs, value, cards) after choosing run option ``idx`` of ``suit``.
+
+    ``idx = -1`` (no run) changes nothing; under V6 a 13-card run counts as three runs.
+    """
+    if idx < 0:
+        return nj, runs, value, cards
+    o = opts[suit, idx]
+    w = 3 if (complete_counts_three and o[O_HI] - o[O_LO] == 12) else 1
+    return nj + o[O_NJOK], runs + w, value + o[O_VALUE], cards + o[O_NCARDS]
+
+
+@njit(cache=True)
 def _apply(opts, idx, suit, sign, rem_n, rem_v):
     """Take (sign=-1) or give back (+1) the naturals that run option ``idx`` uses."""
     lo = opts[idx, O_LO]
@@ -320,16 +333,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
     # nested search over suits, option -1 = no run in that suit, pruned by the joker budget,
     # the runs still reachable and the value bound; stops once every live card is laid
     for i0 in range(-1, nopt[0]):
-        nj0 = 0
-        ru0 = 0
-        rv0 = 0
-        rc0 = 0
-        if i0 >= 0:
-            o = opts[0, i0]
-            nj0 = o[O_NJOK]
-            ru0 = 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
-            rv0 = o[O_VALUE]
-            rc0 = o[O_NCARDS]
+        nj0, ru0, rv0, rc0 = _take(opts, 0, i0, v6 and r == 3, 0, 0, 0, 0)
         if nj0 > jokers or ru0 + suits_ok - w3 * (1 if nopt[0] > 0 else 0) < r:
             continue
         if rv0 + suf1 + gub < best_val:
@@ -337,16 +341,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
         if i0 >= 0:
             _apply(opts[0], i0, 0, -1, rem_n, rem_v)
         for i1 in range(-1, nopt[1]):
-            nj1 = nj0
-            ru1 = ru0
-            rv1 = rv0
-            rc1 = rc0
-            if i1 >= 0:
-                o = opts[1, i1]
-                nj1 += o[O_NJOK]
-                ru1 += 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
-                rv1 += o[O_VALUE]
-                rc1 += o[O_NCARDS]
+            nj1, ru1, rv1, rc1 = _take(opts, 1, i1, v6 and r == 3, nj0, ru0, rv0, rc0)
             if nj1 > jokers or ru1 + w3 * ((nopt[2] > 0) + (nopt[3] > 0)) < r:
                 continue
             if rv1 + suf2 + gub < best_val:
@@ -354,16 +349,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
             if i1 >= 0:
                 _apply(opts[1], i1, 1, -1, rem_n, rem_v)
             for i2 in range(-1, nopt[2]):
-                nj2 = nj1
-                ru2 = ru1
-                rv2 = rv1
-                rc2 = rc1
-                if i2 >= 0:
-                    o = opts[2, i2]
-                    nj2 += o[O_NJOK]
-                    ru2 += 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
-                    rv2 += o[O_VALUE]
-                    rc2 += o[O_NCARDS]
+                nj2, ru2, rv2, rc2 = _take(opts, 2, i2, v6 and r == 3, nj1, ru1, rv1, rc1)
                 if nj2 > jokers or ru2 + w3 * (nopt[3] > 0) < r:
                     continue
                 if rv2 + suf3 + gub < best_val:
@@ -371,16 +357,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
                 if i2 >= 0:
                     _apply(opts[2], i2, 2, -1, rem_n, rem_v)
                 for i3 in range(-1, nopt[3]):
-                    nj = nj2
-                    runs = ru2
-                    rv = rv2
-                    rc = rc2
-                    if i3 >= 0:
-                        o = opts[3, i3]
-                        nj += o[O_NJOK]
-                        runs += 3 if (v6 and r == 3 and o[O_HI] - o[O_LO] == 12) else 1
-                        rv += o[O_VALUE]
-                        rc += o[O_NCARDS]
+                    nj, runs, rv, rc = _take(opts, 3, i3, v6 and r == 3, nj2, ru2, rv2, rc2)
                     if nj > jokers or runs < r or rv + gub < best_val:
                         continue
                     if i3 >= 0:
