@@ -52,6 +52,22 @@ def mean_ci(x, conf: float = 0.95):
     return m, m - half, m + half, n
 
 
+def welch_diff(a, b, conf: float = 0.95):
+    """Difference of two independent means with a Welch t interval: ``(diff, lo, hi)``."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.size < 2 or b.size < 2:
+        return a.mean() - b.mean() if a.size and b.size else np.nan, np.nan, np.nan
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = np.sqrt(va + vb)
+    d = a.mean() - b.mean()
+    if se == 0:
+        return d, d, d
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = stats.t.ppf(0.5 + conf / 2, df) * se
+    return d, d - half, d + half
+
+
 def _prop_row(k, n):
     p, lo, hi = wilson(k, n)
     return {"p": float(p), "lo": float(lo), "hi": float(hi), "n": int(n)}
@@ -168,8 +184,10 @@ def call_value(n, hand, policies=None, baseline="never", others="greedy", player
 
     For each policy (a dict name -> Policy; :data:`CALL_POLICIES` by default) seat 0 plays it on
     the same ``n`` deals. Columns: per policy the win rate and mean penalty with CIs, the mean
-    penalty when caught (not out), and the paired differences to the baseline
-    (``d_win``, ``d_penalty`` with CIs) and ``vr_penalty``, the variance of the unpaired
+    penalty when caught (not out), the paired differences to the baseline (``d_win``,
+    ``d_penalty`` with CIs), the change in the penalty when caught (``d_caught_penalty``, a Welch
+    interval: the caught hands differ between policies) and ``vr_penalty``, the variance of the
+    unpaired
     difference over that of the paired one (how much the common random numbers bought).
     """
     policies = policies or CALL_POLICIES
@@ -189,6 +207,10 @@ def call_value(n, hand, policies=None, baseline="never", others="greedy", player
         caught = _mean_row(r.loc[r["win"] == 0, "penalty"])
         row.update(caught_penalty=caught["mean"], caught_penalty_lo=caught["lo"],
                    caught_penalty_hi=caught["hi"])
+        # caught in one run is not caught in the other, so this difference is unpaired (Welch)
+        d, lo, hi = welch_diff(r.loc[r["win"] == 0, "penalty"],
+                               base.loc[base["win"] == 0, "penalty"])
+        row.update(d_caught_penalty=d, d_caught_penalty_lo=lo, d_caught_penalty_hi=hi)
         for col in ("win", "penalty"):
             d = a[col] - b[col]
             m = _mean_row(d)

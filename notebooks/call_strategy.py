@@ -78,16 +78,16 @@ exp = cv.pivot(index="hand", columns="policy", values="caught_penalty")
 exp.round(1)
 
 # %%
-never = cv[cv["policy"] == "never"].set_index("hand")
-rise = c3["caught_penalty"] - never["caught_penalty"]
-higher = rise.index[rise > 0].tolist()
+rise = c3["d_caught_penalty"]
+higher = c3.index[c3["d_caught_penalty_lo"] > 0].tolist()
+lower = c3.index[c3["d_caught_penalty_hi"] < 0].tolist()
 display(Markdown(
-    f"When another player goes out first, the seat that calls up to three times is caught with "
-    f"a {'higher' if rise.mean() > 0 else 'lower'} mean penalty than the seat that never calls, "
-    f"on average over the nine contracts ({rise.mean():+.1f} points; from {rise.min():+.1f} in "
-    f"hand {rise.idxmin()} to {rise.max():+.1f} in hand {rise.idxmax()}). It is higher in "
-    f"hands {higher or 'none'}: there the extra cards a call brings cost more than the faster "
-    f"opening saves."
+    f"When another player goes out first, the seat that calls up to three times is caught "
+    f"holding {rise.mean():+.1f} points on average over the nine contracts compared with never "
+    f"calling (from {rise.min():+.1f} in hand {rise.idxmin()} to {rise.max():+.1f} in hand "
+    f"{rise.idxmax()}). The 95% interval of that change is above zero in hands "
+    f"{higher or 'none'} (the extra cards cost more than the faster opening saves) and below "
+    f"zero in hands {lower or 'none'}."
 ))
 
 # %% [markdown]

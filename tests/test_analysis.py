@@ -83,6 +83,15 @@ def test_outs_exact_vs_simulated():
         A.p_outs(5, 3, 1)
 
 
+def test_welch_diff_matches_scipy():
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(1, 2, 40), rng.normal(0, 1, 70)
+    d, lo, hi = A.welch_diff(a, b)
+    ref = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    assert d == pytest.approx(a.mean() - b.mean())
+    assert (lo, hi) == pytest.approx((ref.low, ref.high))
+
+
 def test_convergence_table():
     hits = np.random.default_rng(1).random(5000) < 0.3
     c = A.convergence(hits, exact=0.3)
@@ -125,6 +134,7 @@ def test_call_value_pairs_the_same_deals():
     c3 = cv.set_index("policy").loc["call-3"]
     assert c3["calls"] > 0 and c3["d_penalty_lo"] <= c3["d_penalty"] <= c3["d_penalty_hi"]
     assert c3["vr_penalty"] > 0
+    assert c3["d_caught_penalty_lo"] <= c3["d_caught_penalty"] <= c3["d_caught_penalty_hi"]
 
 
 def test_plots_return_labelled_figures(small_runs):
