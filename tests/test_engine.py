@@ -187,6 +187,15 @@ def test_policies_change_behaviour():
     one = ks.play_hands(300, hand=3, policies="call-1", seed=3)
     assert never["calls"].max() == 0
     assert one["calls"].max() == 1 and always["calls"].max() > 1
+    hold = ks.play_hands(300, hand=6, policies="hold-for-double", seed=3)
+    base = ks.play_hands(300, hand=6, policies="greedy", seed=3)
+
+    def doubled_share(d):
+        won = d[d["went_out"]]
+        return won["out_on_opening"].mean()
+
+    # holding the opening to go out on it doubles more often among the hands it wins (R12)
+    assert doubled_share(hold) > doubled_share(base)
     greedy = ks.play_hands(300, hand=1, seed=3)
     # the greedy baseline usually ends hands by someone going out (not by void)
     assert greedy.groupby("game")["went_out"].any().mean() > 0.9
