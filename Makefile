@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test test-slow lint bench report lab clean venv
+.PHONY: test test-slow coverage lint bench report lab clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,12 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m slow
+
+# STUMPY style: the kernels run as plain Python (NUMBA_DISABLE_JIT=1) so coverage sees them.
+# Their 64-bit hash wraps on purpose; numpy warns about that in pure Python, hence the filter.
+coverage: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -n 2 -W ignore::RuntimeWarning \
+		--cov=kalooki_sim --cov-report=term-missing:skip-covered
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check kalooki_sim tests notebooks

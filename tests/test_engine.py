@@ -215,3 +215,27 @@ def test_referee_over_thousands_of_hands():
                 df, logs = referee_hands(30, hand, players, pols, seed=1000 * hand + 10 * i)
                 total += 30
     assert total == 3240
+
+
+def test_C3_pure_python_kernels_play_the_same_games_as_compiled():
+    """NUMBA_DISABLE_JIT=1 runs the kernels as plain Python: same seeds, same games, move by move.
+
+    This is C3's "any machine" in miniature, and it catches numpy-vs-Numba typing differences
+    (e.g. bool + bool) that would make the pure-Python twin of a kernel disagree.
+    """
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import kalooki_sim as k, sys;"
+        "df = k.play_games(2, seed=4, threads=1, "
+        "policies=['greedy', 'random', 'call-1', 'hold-for-double']);"
+        "sys.stdout.write(df.drop(columns=['policy']).to_csv(index=False))"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    df = ks.play_games(2, seed=4, threads=1,
+                       policies=["greedy", "random", "call-1", "hold-for-double"])
+    assert out == df.drop(columns=["policy"]).to_csv(index=False)

@@ -131,6 +131,12 @@ def _list_runs(counts, suit, jokers, rank_total, opts, cap, swp, comb):
 
 
 @njit(cache=True)
+def _has(nopt, suit):
+    """1 if the suit has any run option, else 0 (an int: numpy bools would OR, not add)."""
+    return 1 if nopt[suit] > 0 else 0
+
+
+@njit(cache=True)
 def _take(opts, suit, idx, complete_counts_three, nj, runs, value, cards):
     """Running (jokers, runs, value, cards) after choosing run option ``idx`` of ``suit``.
 
@@ -334,7 +340,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
     # the runs still reachable and the value bound; stops once every live card is laid
     for i0 in range(-1, nopt[0]):
         nj0, ru0, rv0, rc0 = _take(opts, 0, i0, v6 and r == 3, 0, 0, 0, 0)
-        if nj0 > jokers or ru0 + suits_ok - w3 * (1 if nopt[0] > 0 else 0) < r:
+        if nj0 > jokers or ru0 + suits_ok - w3 * _has(nopt, 0) < r:
             continue
         if rv0 + suf1 + gub < best_val:
             continue
@@ -342,7 +348,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
             _apply(opts[0], i0, 0, -1, rem_n, rem_v)
         for i1 in range(-1, nopt[1]):
             nj1, ru1, rv1, rc1 = _take(opts, 1, i1, v6 and r == 3, nj0, ru0, rv0, rc0)
-            if nj1 > jokers or ru1 + w3 * ((nopt[2] > 0) + (nopt[3] > 0)) < r:
+            if nj1 > jokers or ru1 + w3 * (_has(nopt, 2) + _has(nopt, 3)) < r:
                 continue
             if rv1 + suf2 + gub < best_val:
                 continue
@@ -350,7 +356,7 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
                 _apply(opts[1], i1, 1, -1, rem_n, rem_v)
             for i2 in range(-1, nopt[2]):
                 nj2, ru2, rv2, rc2 = _take(opts, 2, i2, v6 and r == 3, nj1, ru1, rv1, rc1)
-                if nj2 > jokers or ru2 + w3 * (nopt[3] > 0) < r:
+                if nj2 > jokers or ru2 + w3 * _has(nopt, 3) < r:
                     continue
                 if rv2 + suf3 + gub < best_val:
                     continue
