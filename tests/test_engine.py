@@ -80,7 +80,8 @@ def _valid_trace():
 @pytest.mark.parametrize(
     "corrupt",
     ["draw_card", "drop_discard", "joker_discard", "score", "extra_call", "deal_order",
-     "layoff_position", "duplicate_draw"],
+     "layoff_position", "duplicate_draw", "open_short", "bad_run", "call_by_opened",
+     "score_missing", "void_early"],
 )
 def test_referee_catches_corrupted_logs(corrupt):
     t = _valid_trace()
@@ -116,7 +117,36 @@ def test_referee_catches_corrupted_logs(corrupt):
     elif corrupt == "duplicate_draw":
         i = idx["draw"][0]
         recs.insert(i + 1, dict(recs[i]))
-    with pytest.raises(RefereeError):
+    elif corrupt == "open_short":
+        # R7: drop the last meld of the first opening; its cards stay in hand
+        o = next(i for i, r in enumerate(recs) if r["event"] == "open")
+        last = o
+        while recs[last + 1]["event"] == "meld":
+            last += 1
+        del recs[last]
+    elif corrupt == "bad_run":
+        # R4: a run whose cards are out of order
+        i = next(i for i, r in enumerate(recs) if r["event"] == "meld" and r["kind"] == "run")
+        cards = recs[i]["cards"]
+        cards[0], cards[1] = (cards[1][0], cards[0][1]), (cards[0][0], cards[1][1])
+    elif corrupt == "call_by_opened":
+        # R8: a seat that has opened calls the next discard
+        o = next(i for i, r in enumerate(recs) if r["event"] == "open")
+        s_open = recs[o]["seat"]
+        ti = next(i for i, r in enumerate(recs) if i > o and r["event"] == "turn"
+                  and r["seat"] not in (s_open, (s_open + 1) % 4))
+        top = next(r["card"] for r in reversed(recs[:ti]) if r["event"] == "discard")
+        disc = next(r["seat"] for r in reversed(recs[:ti]) if r["event"] == "discard")
+        recs.insert(ti + 1, {"event": "call", "seat": s_open, "card": top, "discarder": disc})
+    elif corrupt == "score_missing":
+        del recs[idx["score"][-1]]
+    elif corrupt == "void_early":
+        recs.insert(idx["draw"][0] + 1, {"event": "void", "seat": -1})
+    expected = {"open_short": "R7", "bad_run": "R4", "call_by_opened": "R8",
+                "score_missing": "scores missing", "void_early": "R13",
+                "joker_discard": "joker was discarded", "score": "R12",
+                "deal_order": "R2", "drop_discard": "R6"}
+    with pytest.raises(RefereeError, match=expected.get(corrupt)):
         check(recs, t.rules)
 
 
