@@ -142,12 +142,31 @@ def trace(seed, game=0, hand=1, players=None, policies="greedy", rules=None,
     return t
 
 
+#: one line per simple event; ``hand``, ``deal`` and ``upcard`` are handled in format_records
+_LINES = {
+    "turn": "-- seat {seat}, turn {turn}",
+    "take": "   takes the discard {card}",
+    "call": "   seat {seat} calls {card} (discarded by seat {discarder})",
+    "penalty": "   seat {seat} takes penalty card {card}",
+    "draw": "   draws {card}",
+    "reshuffle": "   stock empty: {cards} discards reshuffled into a new stock",
+    "open": "   OPENS",
+    "meld": "   lays {kind} #{meld}: {card_list}",
+    "layoff": "   lays off {card} on #{meld}",
+    "joker_move": "   the joker on #{meld} moves {from} -> {to}",
+    "discard": "   discards {card}",
+    "out": "   seat {seat} is OUT{double_note}",
+    "void": "   the stock is exhausted again: the hand is VOID (R13)",
+    "score": "   seat {seat} scores {penalty}{double_note}",
+}
+
+
 def format_records(records) -> str:
     """The play-by-play text of a list of records."""
     lines = []
     dealt: dict[int, list[str]] = {}
     for r in records:
-        e, s = r["event"], r["seat"]
+        e = r["event"]
         if e == "hand":
             dealt = {}
             lines.append(
@@ -155,40 +174,15 @@ def format_records(records) -> str:
                 f"{r['groups']} groups + {r['runs']} runs; dealer seat {r['dealer']}"
             )
         elif e == "deal":
-            dealt.setdefault(s, []).append(r["card"])
+            dealt.setdefault(r["seat"], []).append(r["card"])
         elif e == "upcard":
-            for seat in sorted(dealt):
-                lines.append(f"   seat {seat} dealt: {' '.join(dealt[seat])}")
+            lines += [f"   seat {seat} dealt: {' '.join(dealt[seat])}" for seat in sorted(dealt)]
             lines.append(f"   upcard {r['card']}")
-        elif e == "turn":
-            lines.append(f"-- seat {s}, turn {r['turn']}")
-        elif e == "take":
-            lines.append(f"   takes the discard {r['card']}")
-        elif e == "call":
-            lines.append(f"   seat {s} calls {r['card']} (discarded by seat {r['discarder']})")
-        elif e == "penalty":
-            lines.append(f"   seat {s} takes penalty card {r['card']}")
-        elif e == "draw":
-            lines.append(f"   draws {r['card']}")
-        elif e == "reshuffle":
-            lines.append(f"   stock empty: {r['cards']} discards reshuffled into a new stock")
-        elif e == "open":
-            lines.append("   OPENS")
-        elif e == "meld":
-            cards = " ".join(c for c, _ in r["cards"])
-            lines.append(f"   lays {r['kind']} #{r['meld']}: {cards}")
-        elif e == "layoff":
-            lines.append(f"   lays off {r['card']} on #{r['meld']}")
-        elif e == "joker_move":
-            lines.append(f"   the joker on #{r['meld']} moves {r['from']} -> {r['to']}")
-        elif e == "discard":
-            lines.append(f"   discards {r['card']}")
-        elif e == "out":
-            lines.append(f"   seat {s} is OUT" + (" on the opening: penalties double" if
-                                                   r["on_opening"] else ""))
-        elif e == "void":
-            lines.append("   the stock is exhausted again: the hand is VOID (R13)")
-        elif e == "score":
-            lines.append(f"   seat {s} scores {r['penalty']}" + (" (doubled)" if r["doubled"]
-                                                                   else ""))
+        else:
+            extra = {
+                "card_list": " ".join(c for c, _ in r["cards"]) if e == "meld" else "",
+                "double_note": (" on the opening: penalties double" if r.get("on_opening")
+                                else " (doubled)" if r.get("doubled") else ""),
+            }
+            lines.append(_LINES[e].format(**{**r, **extra}))
     return "\n".join(lines)

@@ -269,3 +269,17 @@ def test_C3_pure_python_kernels_play_the_same_games_as_compiled():
     df = ks.play_games(2, seed=4, threads=1,
                        policies=["greedy", "random", "call-1", "hold-for-double"])
     assert out == df.drop(columns=["policy"]).to_csv(index=False)
+
+
+def test_play_by_play_has_a_line_for_every_move():
+    t = ks.trace(5, game=1, hand=9, players=6)
+    text = t.play_by_play()
+    counts = {e: sum(r["event"] == e for r in t.records) for e in
+              ("turn", "draw", "discard", "call", "reshuffle", "void")}
+    assert counts["void"] and counts["reshuffle"]  # this hand exercises R13
+    assert text.count("-- seat") == counts["turn"]
+    assert text.count("   draws ") == counts["draw"]
+    assert text.count("   discards ") == counts["discard"]
+    assert text.count(" calls ") == counts["call"]
+    assert text.count("reshuffled into a new stock") == counts["reshuffle"]
+    assert text.count("VOID (R13)") == counts["void"]
