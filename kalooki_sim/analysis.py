@@ -38,6 +38,8 @@ def wilson(k, n, z: float = Z95):
     # exact ends at k = 0 and k = n (the formula leaves rounding dust there)
     lo = np.where(k == 0, 0.0, np.clip(mid - half, 0.0, 1.0))
     hi = np.where(k == n, 1.0, np.clip(mid + half, 0.0, 1.0))
+    if p.ndim == 0:
+        return float(p), float(lo), float(hi)
     return p, lo, hi
 
 
@@ -68,6 +70,61 @@ def welch_diff(a, b, conf: float = 0.95):
     return d, d - half, d + half
 
 
+def _cluster_var(y, cluster):
+    """``(mean, variance of the mean, clusters)``: the ratio estimator's cluster-robust variance.
+
+    ``G / (G - 1) * sum_g (y_g - mean * n_g)**2 / n**2`` over ``G`` clusters with sums ``y_g``
+    of ``n_g`` rows; with one row per cluster it is the usual ``s**2 / n``.
+    """
+    y = np.asarray(y, dtype=float)
+    n = y.size
+    if n == 0:
+        return np.nan, np.nan, 0
+    m = y.mean()
+    _, inv = np.unique(np.asarray(cluster), return_inverse=True)
+    g = int(inv.max()) + 1
+    if g < 2:
+        return m, np.nan, g
+    ys = np.bincount(inv, weights=y)
+    ns = np.bincount(inv)
+    return m, g / (g - 1) * np.sum((ys - m * ns) ** 2) / n**2, g
+
+
+def cluster_mean_ci(y, cluster, conf: float = 0.95):
+    """Mean of ``y`` with a t interval that allows for correlation within clusters.
+
+    The seats of one deal share a deck, a stock and each other's play, so their rows are not
+    independent. Uses the cluster-robust variance of :func:`_cluster_var` and ``G - 1`` degrees
+    of freedom; with one row per cluster it is the ordinary t interval.
+    Returns ``(mean, lo, hi, n)``.
+    """
+    m, var, g = _cluster_var(y, cluster)
+    n = int(np.asarray(y).size)
+    if g < 2:
+        return m, np.nan, np.nan, n
+    half = stats.t.ppf(0.5 + conf / 2, g - 1) * np.sqrt(var)
+    return m, m - half, m + half, n
+
+
+def cluster_wilson(hits, cluster, z: float = Z95):
+    """Wilson interval for a proportion over clustered rows, at the effective sample size.
+
+    The design effect ``deff`` is the cluster-robust variance over the binomial one, floored
+    at 1 (never narrower than plain Wilson); the Wilson interval is taken at ``n / deff``
+    trials (Kish). Returns ``(p, lo, hi)``.
+    """
+    n = int(np.asarray(hits).size)
+    p, var, g = _cluster_var(hits, cluster)
+    if n == 0:
+        return np.nan, np.nan, np.nan
+    # the binomial variance of the mean with the same n - 1 as the cluster formula's singletons
+    var_srs = p * (1 - p) / (n - 1) if n > 1 else np.nan
+    deff = max(1.0, var / var_srs) if var_srs > 0 and np.isfinite(var) else 1.0
+    n_eff = n / deff
+    _, lo, hi = wilson(p * n_eff, n_eff, z)
+    return p, float(lo), float(hi)
+
+
 def _prop_row(k, n):
     p, lo, hi = wilson(k, n)
     return {"p": float(p), "lo": float(lo), "hi": float(hi), "n": int(n)}
@@ -89,6 +146,10 @@ def scored(df: pd.DataFrame) -> pd.DataFrame:
 def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (hand, players): how hard the contract is, each figure with its 95% CI.
 
+    Per-seat figures (``p_dealt``, ``mean_open_turn``, ``loser_penalty``) use intervals that
+    allow for the seats of one deal being correlated (:func:`cluster_wilson`,
+    :func:`cluster_mean_ci`); per-deal figures use plain Wilson intervals.
+
     Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
     seat), ``mean_open_turn`` (own turns to open, among seats that opened), ``p_out_on_opening``
     (a hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13),
@@ -100,20 +161,21 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
         per_hand = s.groupby("game")
         row = {"hand": hand, "players": players, "contract": f"{d['groups'].iat[0]}g+"
                f"{d['runs'].iat[0]}r", "hands": int(per_hand.ngroups)}
+        p, lo, hi = cluster_wilson(d["dealt_meets_contract"], d["game"] * 100 + d["attempt"])
+        row.update(p_dealt=p, p_dealt_lo=lo, p_dealt_hi=hi)
         for name, r in [
-            ("p_dealt", _prop_row(d["dealt_meets_contract"].sum(), len(d))),
             ("p_out_on_opening", _prop_row(per_hand["out_on_opening"].any().sum(),
                                            per_hand.ngroups)),
             ("p_void", _prop_row(d.groupby(["game", "attempt"])["void"].first().sum(),
                                  d.groupby(["game", "attempt"]).ngroups)),
         ]:
             row.update({name: r["p"], f"{name}_lo": r["lo"], f"{name}_hi": r["hi"]})
-        for name, x in [
-            ("mean_open_turn", s.loc[s["opened"], "open_turn"]),
-            ("loser_penalty", s.loc[~s["went_out"], "penalty"]),
+        for name, rows in [
+            ("mean_open_turn", s.loc[s["opened"], ["open_turn", "game"]]),
+            ("loser_penalty", s.loc[~s["went_out"], ["penalty", "game"]]),
         ]:
-            r = _mean_row(x)
-            row.update({name: r["mean"], f"{name}_lo": r["lo"], f"{name}_hi": r["hi"]})
+            m, lo, hi, _ = cluster_mean_ci(rows.iloc[:, 0], rows["game"])
+            row.update({name: m, f"{name}_lo": lo, f"{name}_hi": hi})
         out.append(row)
     return pd.DataFrame(out)
 

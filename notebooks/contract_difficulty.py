@@ -142,8 +142,9 @@ thin_txt = ", ".join(f"hand {int(r.hand)} at {int(r.players)} players ({int(r.ha
 display(Markdown(
     "Widest 95% intervals over the contracts with at least 1,000 scored hands: "
     + "; ".join(f"{k} {v:.3g}" for k, v in w.items())
-    + ". (Proportions in probability units, turns in own turns, penalties in points. Seats of"
-    " one deal are not independent, so the per-seat intervals are slightly optimistic.)"
+    + ". (Proportions in probability units, turns in own turns, penalties in points. The seats"
+    " of one deal are correlated, so per-seat figures use cluster-robust intervals with the"
+    " deal as the cluster.)"
     + (f" Too few hands were played out to say much about the losers or the doubling in: "
        f"{thin_txt}; their void rates are measured as precisely as the rest."
        if len(thin) else "")

@@ -92,6 +92,35 @@ def test_welch_diff_matches_scipy():
     assert (lo, hi) == pytest.approx((ref.low, ref.high))
 
 
+def test_cluster_intervals_reduce_to_plain_ones_without_clusters():
+    rng = np.random.default_rng(6)
+    x = rng.normal(5, 2, 80)
+    m, lo, hi, n = A.cluster_mean_ci(x, np.arange(80))
+    m2, lo2, hi2, _ = A.mean_ci(x)
+    assert (m, lo, hi) == pytest.approx((m2, lo2, hi2)) and n == 80
+    hits = rng.random(500) < 0.3
+    assert A.cluster_wilson(hits, np.arange(500)) == pytest.approx(A.wilson(hits.sum(), 500),
+                                                                   rel=1e-6)
+
+
+def test_cluster_intervals_widen_for_correlated_rows():
+    # four identical rows per cluster carry the information of one row: the interval is
+    # (close to) the one from the cluster means alone, twice as wide as the naive one
+    rng = np.random.default_rng(7)
+    base = rng.normal(0, 1, 300)
+    y = np.repeat(base, 4)
+    cl = np.repeat(np.arange(300), 4)
+    _, lo, hi, _ = A.cluster_mean_ci(y, cl)
+    _, blo, bhi, _ = A.mean_ci(base)
+    _, nlo, nhi, _ = A.mean_ci(y)
+    assert hi - lo == pytest.approx(bhi - blo, rel=0.01)
+    assert (hi - lo) / (nhi - nlo) == pytest.approx(2.0, rel=0.02)
+    hits = np.repeat(rng.random(300) < 0.4, 4)
+    p, lo, hi = A.cluster_wilson(hits, cl)
+    _, plo, phi = A.wilson(hits[::4].sum(), 300)
+    assert (lo, hi) == pytest.approx((plo, phi), abs=0.002)
+
+
 def test_convergence_table():
     hits = np.random.default_rng(1).random(5000) < 0.3
     c = A.convergence(hits, exact=0.3)
