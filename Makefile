@@ -36,10 +36,10 @@ bench: $(STAMP)
 report: $(STAMP)
 	$(PY) -m kalooki_sim.report
 
-# Interactive notebooks: jupyterlab on top of the test environment.
+# Interactive notebooks: JupyterLab with jupytext, which opens the py:percent sources as
+# notebooks (right-click > Open With > Notebook); edits are saved back to the .py files.
 lab: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[notebooks]'
-	$(VENV)/bin/jupytext --sync notebooks/*.py
 	$(VENV)/bin/jupyter lab notebooks
 
 clean:
