@@ -35,7 +35,6 @@ _SUIT_OF_CHAR.update({c: i for i, c in enumerate(SUIT_ASCII)})
 _SUIT_OF_CHAR.update({c: i for i, c in enumerate("♧♢♡♤")})  # outline glyphs, same suits
 _RANK_OF_TEXT = {r: i + 1 for i, r in enumerate(RANKS)}
 _RANK_OF_TEXT["T"] = 10
-_RANK_OF_TEXT["1"] = 1  # never produced; "1" alone is not a rank, see _TOKEN_RE
 _JOKER_TEXT = {"JK", "JOKER", "🃏", "*"}
 _TOKEN_RE = re.compile(r"^(10|[2-9AJQKT])([♣♦♥♠♧♢♡♤CDHS])$")
 _SPLIT_RE = re.compile(r"[\s,;]+")

@@ -237,7 +237,8 @@ def meld_record(cards, owner: int = 0) -> np.ndarray:
 def record_cards(rec: np.ndarray, suits_of_group=None) -> list[str]:
     """Cards of a meld record; a group's naturals take the suits given (default ♣ upward)."""
     if rec[_lk.KIND] == _lk.RUN:
-        return [card_text(c) for c in _run_cards(*(int(x) for x in rec[[2, 3, 4, 5]]))]
+        cols = [_lk.KEY, _lk.LO, _lk.HI, _lk.JMASK]
+        return [card_text(c) for c in _run_cards(*(int(x) for x in rec[cols]))]
     k = int(rec[_lk.KEY])
     suits = list(suits_of_group or [])
     nat = [card_code(suits[i] if i < len(suits) else i % 4, k) for i in range(rec[_lk.NAT])]

@@ -118,7 +118,9 @@ def _check_hand(recs, rules):  # noqa: C901 - one readable pass over the rules
     dealer, ncards, g, r = head["dealer"], head["cards_dealt"], head["groups"], head["runs"]
     if (ncards, g, r) != tuple(rules.deal(head["hand"])):
         raise RefereeError(f"hand {head['hand']}: deal/contract differ from the schedule (R2)")
-    unseen = _pack(rules)  # stock as a multiset: every card not yet seen
+    pack = +_pack(rules)
+    pack_total = sum(pack.values())
+    unseen = Counter(pack)  # stock as a multiset: every card not yet seen
     hand = [Counter() for _ in range(P)]
     disc: list[str] = []
     melds: dict[int, _Meld] = {}
@@ -182,13 +184,13 @@ def _check_hand(recs, rules):  # noqa: C901 - one readable pass over the rules
         for m in melds.values():
             total.update(m.all_cards())
         total = +total
-        if total != +_pack(rules):
-            raise RefereeError(f"{where()}: cards not conserved: {(_pack(rules) - total)} lost, "
-                               f"{(total - _pack(rules))} extra")
+        if total != pack:
+            raise RefereeError(f"{where()}: cards not conserved: {(pack - total)} lost, "
+                               f"{(total - pack)} extra")
         if stock_n is not None:
             in_hands = sum(sum(h.values()) for h in hand)
             on_table = sum(len(m.all_cards()) for m in melds.values())
-            if stock_n + in_hands + len(disc) + on_table != sum(_pack(rules).values()):
+            if stock_n + in_hands + len(disc) + on_table != pack_total:
                 raise RefereeError(f"{where()}: card count does not add up to the pack")
 
     for i_rec, rec in enumerate(recs[1:], start=1):

@@ -164,6 +164,13 @@ def _cost_hist(hrow):
 
 
 @njit(cache=True)
+def _solve_seat(hrow, g, r, v6, ban_r, ban_s, cnt, ws_opts, ws_scratch, ws_runs, ws_groups):
+    """The solver on one seat's hand: ``(value, cards)``; melds land in ws_runs / ws_groups."""
+    j = _fill_counts(hrow, cnt)
+    return solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, ban_r, ban_s)
+
+
+@njit(cache=True)
 def need(hrow, g, r):
     """Cards still needed for the contract: a lower bound, 0 whenever the hand can open.
 
@@ -290,7 +297,7 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
                 if rnd and R.below(pstate, 2) == 0:
                     continue
                 pos = 0
-                if melds[m, L.KIND] == L.RUN:
+                if not is_group:
                     if res == L.JOKER_MOVED:
                         gone = melds[m, L.JMASK] & ~tmp[L.JMASK]
                         # the cleared joker bit is the card's position
@@ -305,11 +312,10 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
                 if res == L.JOKER_MOVED:
                     to = tmp[L.LO] if tmp[L.LO] < melds[m, L.LO] else tmp[L.HI]
                     _log(log, gs, EV_JOKER_MOVE, seat, JOKER, m, pos, to)
-                for i in range(L.MELD_COLS):
-                    melds[m, i] = tmp[i]
+                melds[m, :] = tmp
                 hand[seat, c] -= 1
                 changed = True
-                if hand[seat].sum() == 0:
+                if _hand_size(hand[seat]) == 0:
                     return
 
 
@@ -490,8 +496,8 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         _log(log, gs, EV_DEAL, seat, c, 0, 0, 0)
     for p in range(P):
         if v6 or need(hand[p], g, r) == 0:
-            j = _fill_counts(hand[p], cnt)
-            v, _ = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, 0, 0)
+            v, _ = _solve_seat(hand[p], g, r, v6, 0, 0, cnt, ws_opts, ws_scratch, ws_runs,
+                               ws_groups)
             ps[p, PS_MEETS] = 1 if v >= 0 else 0
     n -= 1
     disc[0] = stock[n]
@@ -556,9 +562,8 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         if ps[cur, PS_OPENED] == 0:
             # need() is 0 whenever the hand can open, so the solver runs only then
             if v6 or need(hand[cur], g, r) == 0:
-                j = _fill_counts(hand[cur], cnt)
-                v, nc = solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups,
-                                     0, 0)
+                v, nc = _solve_seat(hand[cur], g, r, v6, 0, 0, cnt, ws_opts, ws_scratch,
+                                    ws_runs, ws_groups)
                 if v >= 0:
                     go = True
                     if pol[cur, P_RANDOM] > 0:
@@ -577,9 +582,8 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         elif _hand_size(hand[cur]) > 0:
             # R7: further own melds, of ranks and suits not yet owned (R5)
             if pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1:
-                j = _fill_counts(hand[cur], cnt)
-                v, nc = solve_kernel(cnt, j, 0, 0, v6, ws_opts, ws_scratch, ws_runs, ws_groups,
-                                     ps[cur, PS_BAN_R], ps[cur, PS_BAN_S])
+                v, nc = _solve_seat(hand[cur], 0, 0, v6, ps[cur, PS_BAN_R], ps[cur, PS_BAN_S],
+                                    cnt, ws_opts, ws_scratch, ws_runs, ws_groups)
                 if v > 0:
                     _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws_runs, ws_groups)
         if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:

@@ -73,8 +73,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
     if meld[KIND] == GROUP:
         if not is_joker and card % 13 + 1 != meld[KEY]:
             return ILLEGAL
-        for i in range(MELD_COLS):
-            out[i] = meld[i]
+        out[:] = meld
         if is_joker:
             out[JOK] += 1
             return JOKER_ADDED
@@ -91,8 +90,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
             ok = _slot_ok(lo, hi, jm, p, True)
         if not ok:
             return ILLEGAL
-        for i in range(MELD_COLS):
-            out[i] = meld[i]
+        out[:] = meld
         _grow(out, p, True)
         return JOKER_ADDED
     if card // 13 != meld[KEY]:
@@ -107,8 +105,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
             jm2 = jm & ~(1 << p)
             if not _slot_ok(lo, hi, jm2, q, True):
                 return ILLEGAL
-            for i in range(MELD_COLS):
-                out[i] = meld[i]
+            out[:] = meld
             out[JMASK] = jm2
             out[JOK] -= 1
             _grow(out, q, True)
@@ -123,8 +120,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
         if (p == g or (free_extension and (p == lo - 1 or p == hi + 1))) and _slot_ok(
             lo, hi, jm, p, False
         ):
-            for i in range(MELD_COLS):
-                out[i] = meld[i]
+            out[:] = meld
             _grow(out, p, False)
             return ADDED
     return ILLEGAL
