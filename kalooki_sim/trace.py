@@ -9,22 +9,29 @@ deal          ``card``: dealt to ``seat`` (one at a time from the dealer's left,
 upcard        ``card``: turned up after the deal; ``seat`` is the dealer (C1)
 turn          ``turn``: ``seat``'s own turn number begins
 take          ``card``: the discard taken as the normal draw (R9.1)
+decline       ``card``, ``as`` (``"take"`` or ``"call"``): ``seat`` was offered the live
+              discard and passed (R9.1 next player; R9.2 each eligible seat in priority order)
 call          ``card``, ``discarder``: a call (R9.2)
 penalty       ``card``: the caller's penalty card from the stock
 draw          ``card``: drawn from the stock
 reshuffle     ``cards``: the discard pile but its top became the stock (R13)
 open          ``seat`` lays its contract now (R7); its melds follow
-meld          ``meld``, ``kind`` (group/run), ``cards`` [(card, position)]: a new meld
+meld          ``meld``, ``kind`` (group/run), ``cards`` [(card, position)], ``contract``
+              (True for the melds of an opening that make the contract, R7): a new meld
 layoff        ``card``, ``meld``, ``position`` (run position 1-14; 0 for groups) (R10, R11)
 joker_move    ``meld``, ``from``, ``to``: the joker a natural replaced moves (R11)
-discard       ``card``
+discard       ``card``: it is now live, offered under R9
+no_discard    the turn ends without a discard (C2: only jokers left); nothing is offered
 out           ``on_opening``: ``seat`` emptied its hand (R12)
 void          the hand is void (R13)
-score         ``penalty``, ``doubled`` (R12)
+score         ``penalty``, ``doubled`` (R12; ``doubled``: the hand was doubled)
+drop          ``hand``, ``attempts``: the hand was void in every attempt the rules allow
+              (``Rules.max_replays``) and is given up; the deal passes on
 ============  ==========================================================================
 
-Cards are canonical text (``10♥``, ``JK``). Each hand's records start with a ``hand`` record
-holding ``hand``, ``attempt``, ``dealer``, ``groups``, ``runs``, ``cards_dealt``.
+Cards are canonical text (``10♥``, ``JK``). Each hand attempt's records start with a ``hand``
+record holding ``game``, ``hand``, ``attempt``, ``dealer``, ``players``, ``groups``, ``runs``,
+``cards_dealt``. Only the top discard right after a discard (or the upcard, C1) is offered.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ import numpy as np
 
 from ._kernels import engine as _E
 from .cards import card_text
+from ._checks import check_bool, check_seed
 from .play import _setup, rules_vector
 
 _NAMES = {
@@ -43,6 +51,7 @@ _NAMES = {
     _E.EV_RESHUFFLE: "reshuffle", _E.EV_OPEN: "open", _E.EV_MELD: "meld",
     _E.EV_MELD_CARD: "meld_card", _E.EV_LAYOFF: "layoff", _E.EV_JOKER_MOVE: "joker_move",
     _E.EV_DISCARD: "discard", _E.EV_OUT: "out", _E.EV_VOID: "void", _E.EV_SCORE: "score",
+    _E.EV_DECLINE: "decline", _E.EV_NO_DISCARD: "no_discard",
 }
 
 
@@ -66,7 +75,7 @@ def _records(log, n, hand_info) -> list[dict]:
     recs = [dict(event="hand", seat=-1, **hand_info)]
     i = 0
     while i < n:
-        ev, seat, card, a, b, c = (int(x) for x in log[i])
+        ev, seat, card, a, b, c, d = (int(x) for x in log[i])
         name = _NAMES[ev]
         r = {"event": name, "seat": seat}
         if ev == _E.EV_MELD:
@@ -74,7 +83,7 @@ def _records(log, n, hand_info) -> list[dict]:
             for j in range(c):
                 row = log[i + 1 + j]
                 cards.append((card_text(int(row[2])), int(row[4])))
-            r.update(meld=a, kind="group" if b == 0 else "run", cards=cards)
+            r.update(meld=a, kind="group" if b == 0 else "run", cards=cards, contract=bool(d))
             i += 1 + c
             recs.append(r)
             continue
@@ -83,6 +92,8 @@ def _records(log, n, hand_info) -> list[dict]:
             r["card"] = card_text(card)
         elif ev == _E.EV_TURN:
             r["turn"] = a
+        elif ev == _E.EV_DECLINE:
+            r.update({"card": card_text(card), "as": "call" if a else "take"})
         elif ev == _E.EV_CALL:
             r.update(card=card_text(card), discarder=a)
         elif ev == _E.EV_RESHUFFLE:
@@ -102,15 +113,15 @@ def _records(log, n, hand_info) -> list[dict]:
 
 def _play_logged(seed, game, hand_no, attempt, dealer, rules, pol, table):
     rv = rules_vector(rules, hand_no)
-    out = np.zeros((rules.players, _E.O_COLS), np.int64)
+    out = np.zeros((rules.players, _E.O_COLS), np.int32)
     table[2][_E.GS_LOG_ON] = 1
     void = _E.play_hand(seed, game, hand_no, attempt, dealer, rv, pol, *table, out, 0)
     n = int(table[2][_E.GS_LOG_N])
     if n > table[6].shape[0]:
         raise RuntimeError(f"move log overflow ({n} records); raise engine.MAX_LOG")
     cards, g, r = rules.deal(hand_no)
-    info = dict(hand=hand_no, attempt=attempt, dealer=dealer, groups=g, runs=r,
-                cards_dealt=cards, game=game)
+    info = dict(hand=hand_no, attempt=attempt, dealer=dealer, players=rules.players, groups=g,
+                runs=r, cards_dealt=cards, game=game)
     return bool(void), _records(table[6], n, info), out
 
 
@@ -119,25 +130,37 @@ def trace(seed, game=0, hand=1, players=None, policies="greedy", rules=None,
     """The move log of one hand as :func:`play_hands` plays it, or of a whole game.
 
     With ``whole_game=False`` this is hand ``hand`` of game ``game`` exactly as
-    ``play_hands(n, hand, ..., seed=seed)`` played it (row ``game``), void attempts included.
+    ``play_hands(n, hand, ..., seed=seed)`` played it (row ``game``), void attempts included
+    (R13: replayed by the same dealer until scored, at most ``rules.max_replays`` times).
     With ``whole_game=True`` it is game ``game`` as :func:`play_games` plays it.
+
+    Examples
+    --------
+    >>> import kalooki_sim as ks
+    >>> t = ks.trace(seed=3, game=0, hand=1)
+    >>> t.records[0]["event"], t.records[1]["event"]
+    ('hand', 'deal')
     """
-    rules, pols, pol, seed, _ = _setup(players, policies, seed,
-                                       rules, None)
+    rules, pols, pol, seed, _ = _setup(players, policies, seed, rules, None)
+    game = check_seed(game, "game")
+    whole_game = check_bool("whole_game", whole_game)
+    if not whole_game:
+        rules.deal(hand)  # a clear error for a hand number outside the schedule
     table = _E.new_table(rules.players, rules.pack_size, log_on=True)
     t = Trace(rules=rules, policies=pols)
     dealer = int(_E.first_dealer(seed, game, rules.players))
-    if not whole_game:
-        rules.deal(hand)  # a clear error for a hand number outside the schedule
     hands = range(1, rules.hands + 1) if whole_game else [hand]
     for h in hands:
         attempt = 0
         while True:
-            void, recs, _ = _play_logged(seed, game, h, attempt, dealer, rules, pol, table)
+            void, recs, out = _play_logged(seed, game, h, attempt, dealer, rules, pol, table)
             t.records += recs
             attempt += 1
-            if not void or attempt >= _E.MAX_ATTEMPTS:
+            stalled = int(out[0, _E.O_STALLED])
+            if _E.hand_done(int(void), stalled, attempt, rules.max_replays):
                 break
+        if void and not stalled:
+            t.records.append(dict(event="drop", seat=-1, hand=h, attempts=attempt))
         dealer = (dealer + 1) % rules.players
     return t
 
@@ -155,6 +178,9 @@ _LINES = {
     "layoff": "   lays off {card} on #{meld}",
     "joker_move": "   the joker on #{meld} moves {from} -> {to}",
     "discard": "   discards {card}",
+    "no_discard": "   holds only jokers: no discard (C2)",
+    "decline": "   seat {seat} passes on {card}",
+    "drop": "   hand {hand} given up after {attempts} void attempts (Rules.max_replays)",
     "out": "   seat {seat} is OUT{double_note}",
     "void": "   the stock is exhausted again: the hand is VOID (R13)",
     "score": "   seat {seat} scores {penalty}{double_note}",

@@ -8,8 +8,8 @@ Layouts (all ``int64`` unless said):
 * ``gs[GS_COLS]``: hand state, columns ``GS_*``.
 * ``stock``, ``disc``: the stock (top = last) and the discard pile (top = last).
 * ``melds[MAX_MELDS, MELD_COLS]``: melds on the table, records of :mod:`.layoff`.
-* ``log[MAX_LOG, 6]``: the move log when ``gs[GS_LOG_ON]``; rows ``(event, seat, card, a, b, c)``
-  with events ``EV_*`` documented in :mod:`kalooki_sim.trace`.
+* ``log[MAX_LOG, 7]``: the move log when ``gs[GS_LOG_ON]``; rows ``(event, seat, card, a, b, c,
+  d)`` with events ``EV_*`` documented in :mod:`kalooki_sim.trace`.
 * ``pol[P, NPARAM]`` (float64): each seat's policy parameters ``P_*``.
 * ``rules``: ``R_*`` fields of the rules, flattened.
 """
@@ -36,30 +36,36 @@ MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (
 PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS = range(7)
 PS_COLS = 7
 # hand state
+# GS_LIVE: the top discard is on offer under R9 (after a discard or the upcard, C1; not after a
+# turn that ended with no discard, C2, nor once taken or called); GS_DISCARDER: who put it there
 (GS_STOCK_N, GS_DISC_N, GS_RESHUFFLED, GS_VOID, GS_N_MELDS, GS_LOG_N, GS_LOG_ON, GS_OUT,
- GS_FIRST_DOWN, GS_STALLED, GS_TURNS, GS_DOUBLED, GS_OUT_ON_OPENING) = range(13)
-GS_COLS = 13
+ GS_FIRST_DOWN, GS_STALLED, GS_TURNS, GS_DOUBLED, GS_OUT_ON_OPENING, GS_LIVE,
+ GS_DISCARDER) = range(15)
+GS_COLS = 15
 # rules vector
 (R_PLAYERS, R_CARDS, R_GROUPS, R_RUNS, R_CALL_LIMIT, R_FREE_EXT, R_JOKERS_OTHERS, R_V6,
  R_V4, R_DECKS, R_JOKERS) = range(11)
 R_COLS = 11
-# policy parameters
+# policy parameters (P_CALL_LIMIT < 0: the rules' limit)
 P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS = range(6)
 NPARAM = 6
 # log events
 (EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
  EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,
- EV_SCORE) = range(1, 18)
+ EV_SCORE, EV_DECLINE, EV_NO_DISCARD) = range(1, 20)
+LOG_COLS = 7
 
-# result columns, one row per seat per hand played (void attempts included)
+# result columns (int32), one row per seat per hand attempt kept; O_GAME is the game's index in
+# the block, O_ATTEMPTS the attempts its hand took in all (R13), O_DOUBLED per seat (a loser of a
+# doubled hand, R12)
 (O_GAME, O_HAND, O_ATTEMPT, O_SEAT, O_DEALER, O_MEETS, O_OPENED, O_OPEN_TURN, O_CALLS,
  O_WENT_OUT, O_OUT_ON_OPENING, O_DOUBLED, O_CARDS_LEFT, O_PENALTY, O_TURNS, O_RESHUFFLED,
- O_VOID, O_STALLED) = range(18)
-O_COLS = 18
+ O_VOID, O_STALLED, O_ATTEMPTS) = range(19)
+O_COLS = 19
 
 
 @njit(cache=True)
-def _log(log, gs, ev, seat, card, a, b, c):
+def _log(log, gs, ev, seat, card, a, b, c, d=0):
     if gs[GS_LOG_ON] == 0:
         return
     n = gs[GS_LOG_N]
@@ -70,6 +76,7 @@ def _log(log, gs, ev, seat, card, a, b, c):
         log[n, 3] = a
         log[n, 4] = b
         log[n, 5] = c
+        log[n, 6] = d
     gs[GS_LOG_N] = n + 1
 
 
@@ -211,8 +218,38 @@ def _draw_stock(stock, disc, gs, rstate, log):
 
 
 @njit(cache=True)
-def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups):
-    """Lay the solver's melds (runs first, then groups) for ``seat``."""
+def _contract_runs(out_runs, r, v6):
+    """Bit mask of the suits whose runs make the contract's ``r`` runs (R7; V6 a complete suit).
+
+    The first ``r`` runs in suit order; under V6 with fewer than three runs laid, the first
+    13-card run stands for the three.
+    """
+    n = 0
+    for s in range(4):
+        if out_runs[s, 0] > 0:
+            n += 1
+    mask = 0
+    if v6 and r == 3 and n < 3:
+        for s in range(4):
+            if out_runs[s, 0] > 0 and out_runs[s, 1] - out_runs[s, 0] == 12:
+                return 1 << s
+    k = 0
+    for s in range(4):
+        if out_runs[s, 0] > 0 and k < r:
+            mask |= 1 << s
+            k += 1
+    return mask
+
+
+@njit(cache=True)
+def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups, g, r, v6):
+    """Lay the solver's melds (runs first, then groups) for ``seat``; writes hand, ps, melds.
+
+    The first melds making a contract of ``g`` groups and ``r`` runs are logged as the contract
+    (R7), the rest as extra own melds (``g = r = 0`` after the opening).
+    """
+    cmask = _contract_runs(out_runs, r, v6)
+    g_left = g
     for s in range(4):
         lo = out_runs[s, 0]
         if lo == 0:
@@ -233,7 +270,7 @@ def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups):
         melds[m, L.JMASK] = jm
         melds[m, L.NAT] = hi - lo + 1 - nj
         melds[m, L.JOK] = nj
-        _log(log, gs, EV_MELD, seat, -1, m, L.RUN, hi - lo + 1)
+        _log(log, gs, EV_MELD, seat, -1, m, L.RUN, hi - lo + 1, (cmask >> s) & 1)
         for p in range(lo, hi + 1):
             if (jm >> p) & 1:
                 c = JOKER
@@ -259,7 +296,8 @@ def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups):
         melds[m, L.JMASK] = 0
         melds[m, L.NAT] = nat
         melds[m, L.JOK] = nj
-        _log(log, gs, EV_MELD, seat, -1, m, L.GROUP, nat + nj)
+        _log(log, gs, EV_MELD, seat, -1, m, L.GROUP, nat + nj, 1 if g_left > 0 else 0)
+        g_left -= 1
         for s in range(4):
             c = s * 13 + k - 1
             while hand[seat, c] > 0:
@@ -451,14 +489,21 @@ def _wants_card(seat, card, hand, rules, pol, pstate, gain_col):
 
 
 @njit(cache=True)
-def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
-              melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, out, row0):
-    """Play one hand; write one row per seat into ``out[row0:row0+P]``."""
-    P = rules[R_PLAYERS]
-    ncards = rules[R_CARDS]
-    g = rules[R_GROUPS]
-    r = rules[R_RUNS]
-    v6 = rules[R_V6] == 1
+def _call_limit(seat, rules, pol):
+    """Calls ``seat`` may make this hand: the rules' limit (R9, V8), or the policy's if smaller."""
+    lim = rules[R_CALL_LIMIT]
+    own = pol[seat, P_CALL_LIMIT]
+    if own >= 0 and own < lim:
+        return np.int64(own)
+    return lim
+
+
+# -- phases of a hand ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
+    """Clear the table and key the streams (C3): deal, reshuffle, one per seat's policy."""
     for i in range(GS_COLS):
         if i != GS_LOG_ON:
             gs[i] = 0
@@ -470,14 +515,22 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         for i in range(PS_COLS):
             ps[p, i] = 0
         ps[p, PS_OPEN_TURN] = -1
-    # streams: deal, reshuffle, one per seat's policy (C3)
     for i in range(2):
         rstates[i, 0] = R.stream_key(seed, game, hand_no, attempt, i)
         rstates[i, 1] = uint64(0)
     for p in range(P):
         rstates[2 + p, 0] = R.stream_key(seed, game, hand_no, attempt, R.STREAM_POLICY + p)
         rstates[2 + p, 1] = uint64(0)
-    # the pack, shuffled (R1, R2)
+
+
+@njit(cache=True)
+def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
+    """R1, R2, C1: shuffle the pack, deal one card at a time from the dealer's left, turn the
+    upcard as the dealer's discard. Writes hand, ps (PS_MEETS), gs, stock, disc."""
+    P = rules[R_PLAYERS]
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    v6 = rules[R_V6] == 1
     n = 0
     for c in range(JOKER):
         for _ in range(rules[R_DECKS]):
@@ -487,8 +540,8 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         stock[n] = JOKER
         n += 1
     R.shuffle(rstates[0], stock, n)
-    # deal one at a time from the dealer's left; the top of the stock is the end of the array
-    for i in range(ncards * P):
+    # the top of the stock is the end of the array
+    for i in range(rules[R_CARDS] * P):
         seat = (dealer + 1 + i) % P
         n -= 1
         c = stock[n]
@@ -496,113 +549,144 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         _log(log, gs, EV_DEAL, seat, c, 0, 0, 0)
     for p in range(P):
         if v6 or need(hand[p], g, r) == 0:
-            v, _ = _solve_seat(hand[p], g, r, v6, 0, 0, cnt, ws_opts, ws_scratch, ws_runs,
-                               ws_groups)
+            v, _ = _solve_seat(hand[p], g, r, v6, 0, 0, cnt, ws[0], ws[1], ws[2], ws[3])
             ps[p, PS_MEETS] = 1 if v >= 0 else 0
     n -= 1
     disc[0] = stock[n]
     gs[GS_DISC_N] = 1
     gs[GS_STOCK_N] = n
+    gs[GS_LIVE] = 1
+    gs[GS_DISCARDER] = dealer
     _log(log, gs, EV_UPCARD, dealer, disc[0], 0, 0, 0)
-    # C1: the upcard is the dealer's discard
-    discarder = dealer
-    cur = (dealer + 1) % P
-    call_limit = rules[R_CALL_LIMIT]
-    while True:
-        if gs[GS_TURNS] >= MAX_TURNS:
-            gs[GS_VOID] = 1
-            gs[GS_STALLED] = 1
+
+
+@njit(cache=True)
+def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates):
+    """R9.2: offer the live discard ``D`` clockwise from the next player's left, never to its
+    discarder; the first eligible seat that wants it calls it and takes a penalty card.
+
+    Eligible: not opened (R8) and under the call limit (R9, V8); every eligible seat that passes
+    is logged as declining. Writes hand, ps, gs, disc, stock. Returns False if the penalty card
+    found the stock exhausted (R13: the hand is void).
+    """
+    P = rules[R_PLAYERS]
+    discarder = gs[GS_DISCARDER]
+    for i in range(1, P - 1):
+        cs = (cur + i) % P
+        if cs == discarder:
             break
-        gs[GS_TURNS] += 1
-        ps[cur, PS_TURNS] += 1
-        pst = rstates[2 + cur]
-        _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
-        D = disc[gs[GS_DISC_N] - 1] if gs[GS_DISC_N] > 0 else -1
-        took = False
-        # R9.1: the next player may take the discard as its draw, if not opened
-        if D >= 0 and ps[cur, PS_OPENED] == 0:
-            if _wants_card(cur, D, hand, rules, pol, pst, P_TAKE_GAIN):
+        if ps[cs, PS_OPENED] == 1 or ps[cs, PS_CALLS] >= rules[R_CALL_LIMIT]:
+            continue
+        wants = ps[cs, PS_CALLS] < _call_limit(cs, rules, pol) and _wants_card(
+            cs, D, hand, rules, pol, rstates[2 + cs], P_CALL_GAIN)
+        if not wants:
+            _log(log, gs, EV_DECLINE, cs, D, 1, 0, 0)
+            continue
+        gs[GS_DISC_N] -= 1
+        hand[cs, D] += 1
+        ps[cs, PS_CALLS] += 1
+        _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
+        pc = _draw_stock(stock, disc, gs, rstates[1], log)
+        if pc < 0:
+            return False
+        hand[cs, pc] += 1
+        _log(log, gs, EV_PENALTY, cs, pc, 0, 0, 0)
+        return True
+    return True
+
+
+@njit(cache=True)
+def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates):
+    """R9 then R6.1: the live discard to the next player (take) or a caller, then the draw.
+
+    Writes hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
+    """
+    took = False
+    if gs[GS_LIVE] == 1:
+        gs[GS_LIVE] = 0
+        D = disc[gs[GS_DISC_N] - 1]
+        # R9.1: the next player may take the discard as its draw, if not opened (R8)
+        if ps[cur, PS_OPENED] == 0:
+            if _wants_card(cur, D, hand, rules, pol, rstates[2 + cur], P_TAKE_GAIN):
                 gs[GS_DISC_N] -= 1
                 hand[cur, D] += 1
                 took = True
                 _log(log, gs, EV_TAKE, cur, D, 0, 0, 0)
-        # R9.2: otherwise one call, clockwise from the next player's left, never the discarder
-        if not took and D >= 0:
-            for i in range(1, P - 1):
-                cs = (cur + i) % P
-                if cs == discarder:
-                    break
-                if ps[cs, PS_OPENED] == 1 or ps[cs, PS_CALLS] >= call_limit:
-                    continue
-                if pol[cs, P_RANDOM] <= 0 and ps[cs, PS_CALLS] >= pol[cs, P_CALL_LIMIT]:
-                    continue
-                if _wants_card(cs, D, hand, rules, pol, rstates[2 + cs], P_CALL_GAIN):
-                    gs[GS_DISC_N] -= 1
-                    hand[cs, D] += 1
-                    ps[cs, PS_CALLS] += 1
-                    _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
-                    pc = _draw_stock(stock, disc, gs, rstates[1], log)
-                    if pc < 0:
-                        break
-                    hand[cs, pc] += 1
-                    _log(log, gs, EV_PENALTY, cs, pc, 0, 0, 0)
-                    break
-            if gs[GS_VOID] == 1:
-                _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
-                break
-        if not took:
-            c = _draw_stock(stock, disc, gs, rstates[1], log)
-            if c < 0:
-                _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
-                break
-            hand[cur, c] += 1
-            _log(log, gs, EV_DRAW, cur, c, 0, 0, 0)
-        # R7: open?
-        opened_now = False
-        if ps[cur, PS_OPENED] == 0:
-            # need() is 0 whenever the hand can open, so the solver runs only then
-            if v6 or need(hand[cur], g, r) == 0:
-                v, nc = _solve_seat(hand[cur], g, r, v6, 0, 0, cnt, ws_opts, ws_scratch,
-                                    ws_runs, ws_groups)
-                if v >= 0:
-                    go = True
-                    if pol[cur, P_RANDOM] > 0:
-                        go = R.below(pst, 2) == 1
-                    elif pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]:
-                        # hold for the double (R12): open only if at most one card would remain
-                        go = _hand_size(hand[cur]) - nc <= 1
-                    if go:
-                        _log(log, gs, EV_OPEN, cur, -1, 0, 0, 0)
-                        _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws_runs, ws_groups)
-                        ps[cur, PS_OPENED] = 1
-                        ps[cur, PS_OPEN_TURN] = ps[cur, PS_TURNS]
-                        if gs[GS_FIRST_DOWN] < 0:
-                            gs[GS_FIRST_DOWN] = cur
-                        opened_now = True
-        elif _hand_size(hand[cur]) > 0:
-            # R7: further own melds, of ranks and suits not yet owned (R5)
-            if pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1:
-                v, nc = _solve_seat(hand[cur], 0, 0, v6, ps[cur, PS_BAN_R], ps[cur, PS_BAN_S],
-                                    cnt, ws_opts, ws_scratch, ws_runs, ws_groups)
-                if v > 0:
-                    _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws_runs, ws_groups)
-        if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
-            _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
-        if _hand_size(hand[cur]) > 0:
-            dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst)
-            if dc >= 0:
-                hand[cur, dc] -= 1
-                disc[gs[GS_DISC_N]] = dc
-                gs[GS_DISC_N] += 1
-                _log(log, gs, EV_DISCARD, cur, dc, 0, 0, 0)
-                discarder = cur
-        if _hand_size(hand[cur]) == 0:
-            gs[GS_OUT] = cur
-            gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
-            _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
-            break
-        cur = (cur + 1) % P
-    # R12 scoring
+            else:
+                _log(log, gs, EV_DECLINE, cur, D, 0, 0, 0)
+        if not took and not _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log,
+                                        rstates):
+            return False
+    if not took:
+        c = _draw_stock(stock, disc, gs, rstates[1], log)
+        if c < 0:
+            return False
+        hand[cur, c] += 1
+        _log(log, gs, EV_DRAW, cur, c, 0, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
+    """R7: open with the contract (plus extra own melds), or, once opened, lay further own melds
+    of ranks and suits not yet owned (R5). Returns True if ``cur`` opened this turn."""
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    v6 = rules[R_V6] == 1
+    if ps[cur, PS_OPENED] == 1:
+        if _hand_size(hand[cur]) > 0 and (pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1):
+            v, _ = _solve_seat(hand[cur], 0, 0, v6, ps[cur, PS_BAN_R], ps[cur, PS_BAN_S], cnt,
+                               ws[0], ws[1], ws[2], ws[3])
+            if v > 0:
+                _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws[2], ws[3], 0, 0, v6)
+        return False
+    # need() is 0 whenever the hand can open, so the solver runs only then
+    if not (v6 or need(hand[cur], g, r) == 0):
+        return False
+    v, nc = _solve_seat(hand[cur], g, r, v6, 0, 0, cnt, ws[0], ws[1], ws[2], ws[3])
+    if v < 0:
+        return False
+    go = True
+    if pol[cur, P_RANDOM] > 0:
+        go = R.below(pst, 2) == 1
+    elif pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]:
+        # hold for the double (R12): open only if at most one card would remain
+        go = _hand_size(hand[cur]) - nc <= 1
+    if not go:
+        return False
+    _log(log, gs, EV_OPEN, cur, -1, 0, 0, 0)
+    _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws[2], ws[3], g, r, v6)
+    ps[cur, PS_OPENED] = 1
+    ps[cur, PS_OPEN_TURN] = ps[cur, PS_TURNS]
+    if gs[GS_FIRST_DOWN] < 0:
+        gs[GS_FIRST_DOWN] = cur
+    return True
+
+
+@njit(cache=True)
+def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst):
+    """R6.3: discard a natural card, which goes live for R9; a hand of jokers only ends the turn
+    with no discard and nothing on offer (C2). Writes hand, gs, disc."""
+    if _hand_size(hand[cur]) == 0:
+        return
+    dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst)
+    if dc < 0:
+        gs[GS_LIVE] = 0
+        _log(log, gs, EV_NO_DISCARD, cur, -1, 0, 0, 0)
+        return
+    hand[cur, dc] -= 1
+    disc[gs[GS_DISC_N]] = dc
+    gs[GS_DISC_N] += 1
+    gs[GS_LIVE] = 1
+    gs[GS_DISCARDER] = cur
+    _log(log, gs, EV_DISCARD, cur, dc, 0, 0, 0)
+
+
+@njit(cache=True)
+def _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer):
+    """R12: penalties of the cards left, doubled after an out on the opening (V4: only by the
+    first down); nothing scores in a void hand (R13). Writes ``out[row0:row0+P]``."""
+    P = rules[R_PLAYERS]
     out_seat = gs[GS_OUT]
     doubled = 0
     if gs[GS_VOID] == 0 and gs[GS_OUT_ON_OPENING] == 1:
@@ -620,9 +704,8 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
                 pen += k * (50 if c == JOKER else card_value(c // 13, c % 13 + 1))
         if gs[GS_VOID] == 1:
             pen = 0
-        elif doubled == 1:
-            pen *= 2
-        if gs[GS_VOID] == 0:
+        else:
+            pen *= 1 + doubled
             _log(log, gs, EV_SCORE, p, -1, pen, doubled, 0)
         o = out[row0 + p]
         o[O_GAME] = game
@@ -636,13 +719,53 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         o[O_CALLS] = ps[p, PS_CALLS]
         o[O_WENT_OUT] = 1 if p == out_seat else 0
         o[O_OUT_ON_OPENING] = 1 if (p == out_seat and gs[GS_OUT_ON_OPENING] == 1) else 0
-        o[O_DOUBLED] = doubled
+        o[O_DOUBLED] = 1 if (doubled == 1 and p != out_seat) else 0
         o[O_CARDS_LEFT] = left
         o[O_PENALTY] = pen
         o[O_TURNS] = ps[p, PS_TURNS]
         o[O_RESHUFFLED] = gs[GS_RESHUFFLED]
         o[O_VOID] = gs[GS_VOID]
         o[O_STALLED] = gs[GS_STALLED]
+        o[O_ATTEMPTS] = attempt + 1
+
+
+@njit(cache=True)
+def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
+              melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, out, row0):
+    """Play one hand attempt; write one row per seat into ``out[row0:row0+P]``; return void.
+
+    Phases: reset and streams, the deal (R2, C1), then turns of draw and calls (R6, R9), melds
+    (R7), lay-offs (R10, R11) and the discard (R6, C2) until a hand is empty (R12) or the stock
+    is exhausted twice (R13), then the score (R12).
+    """
+    P = rules[R_PLAYERS]
+    ws = (ws_opts, ws_scratch, ws_runs, ws_groups)
+    _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt)
+    _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws)
+    cur = (dealer + 1) % P
+    while True:
+        if gs[GS_TURNS] >= MAX_TURNS:
+            gs[GS_VOID] = 1
+            gs[GS_STALLED] = 1
+            break
+        gs[GS_TURNS] += 1
+        ps[cur, PS_TURNS] += 1
+        pst = rstates[2 + cur]
+        _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
+        if not _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates):
+            _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
+            break
+        opened_now = _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws)
+        if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
+            _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
+        _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst)
+        if _hand_size(hand[cur]) == 0:
+            gs[GS_OUT] = cur
+            gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
+            _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
+            break
+        cur = (cur + 1) % P
+    _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer)
     return gs[GS_VOID]
 
 
@@ -673,7 +796,7 @@ def new_table_jit(players, pack_size, log_rows):
         np.zeros(pack_size, np.int64),
         np.zeros(pack_size, np.int64),
         np.zeros((MAX_MELDS, L.MELD_COLS), np.int64),
-        np.zeros((log_rows, 6), np.int64),
+        np.zeros((log_rows, LOG_COLS), np.int64),
         np.zeros((4, SOLVER_CAPACITY, OPT_COLS), np.int64),
         np.zeros(SCRATCH + 64, np.int64),
         np.zeros((4, 3), np.int64),
@@ -684,41 +807,64 @@ def new_table_jit(players, pack_size, log_rows):
     )
 
 
-MAX_ATTEMPTS = 6  # void replays per hand kept in the output (R13); more are very unlikely
+@njit(cache=True)
+def hand_done(void, stalled, attempt, max_replays):
+    """R13, R14: a hand is over when scored; a void one is dealt again by the same dealer, up to
+    ``max_replays`` times. A stalled hand (the engine's turn cap, not a rule) is not replayed:
+    the policy, not the cards, stopped it."""
+    return void == 0 or stalled == 1 or attempt > max_replays
+
+
+@njit(cache=True)
+def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, hrows,
+               out, off, cap):
+    """Every hand of game ``game`` (block index ``i``), void ones replayed (R13, R14), the deal
+    passing left after each finished hand. Rows go to ``out[off : off + cap]``; returns the rows
+    the game needs (more than ``cap`` means the caller must play it again with more room)."""
+    P = rules_by_hand[0, R_PLAYERS]
+    dealer = first_dealer(seed, game, P)
+    n = 0
+    for h in range(hand_nos.shape[0]):
+        attempt = 0
+        first = n
+        while True:
+            void = play_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h], pol,
+                             t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10],
+                             t[11], t[12], t[13], hrows, 0)
+            done = hand_done(void, t[2][GS_STALLED], attempt + 1, max_replays)
+            if done or keep_voids:
+                for p in range(P):
+                    if n < cap:
+                        for j in range(O_COLS):
+                            out[off + n, j] = hrows[p, j]
+                        out[off + n, O_GAME] = i
+                    n += 1
+            attempt += 1
+            if done:
+                break
+        for k in range(first, min(n, cap)):
+            out[off + k, O_ATTEMPTS] = attempt
+        dealer = (dealer + 1) % P
+    return n
 
 
 @njit(cache=True, parallel=True)
-def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, out, n_rows):
+def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, max_replays,
+               keep_voids, out, offsets, caps, n_rows):
     """Play ``len(games)`` games (each a list of hands) across ``n_workers`` workers.
 
-    Game ``i`` has id ``games[i]``; it plays the hands ``hand_nos`` in order (one hand for
-    :func:`play_hands`, the schedule for :func:`play_games`), replaying void hands with the same
-    dealer (R13, R14), the deal passing left after each completed hand. Game ``i`` writes its
-    rows into ``out[i * stride : ...]`` with ``stride = len(hand_nos) * MAX_ATTEMPTS * P`` and its
-    row count into ``n_rows[i]``. Work is split by game, so output does not depend on workers.
+    Game ``i`` has id ``games[i]`` and plays the hands ``hand_nos`` in order (one hand for
+    :func:`play_hands`, the schedule for :func:`play_games`). Its rows (scored attempts, plus
+    void ones with ``keep_voids``) go to ``out[offsets[i] : offsets[i] + caps[i]]``, with
+    ``O_GAME = i``; ``n_rows[i]`` receives the rows it needed. Work is split by game, so output
+    does not depend on workers. Writes out, n_rows.
     """
     n = games.shape[0]
     P = rules_by_hand[0, R_PLAYERS]
-    H = hand_nos.shape[0]
-    stride = H * MAX_ATTEMPTS * P
     per = (n + n_workers - 1) // n_workers
     for w in prange(n_workers):
         t = new_table_jit(P, pack_size, 1)
-        lo = w * per
-        hi = min(n, lo + per)
-        for i in range(lo, hi):
-            game = games[i]
-            dealer = first_dealer(seed, game, P)
-            row = i * stride
-            for h in range(H):
-                attempt = 0
-                while True:
-                    void = play_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h],
-                                     pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8],
-                                     t[9], t[10], t[11], t[12], t[13], out, row)
-                    row += P
-                    attempt += 1
-                    if void == 0 or attempt >= MAX_ATTEMPTS:
-                        break
-                dealer = (dealer + 1) % P
-            n_rows[i] = row - i * stride
+        hrows = np.zeros((P, O_COLS), np.int32)
+        for i in range(w * per, min(n, w * per + per)):
+            n_rows[i] = _play_game(seed, i, games[i], hand_nos, rules_by_hand, pol, max_replays,
+                                   keep_voids, t, hrows, out, offsets[i], caps[i])
