@@ -10,6 +10,7 @@ from .melds import Opening, can_lay_off, lay_off, meld_kind, solve_opening
 from .play import play_games, play_hands
 from .policies import Policy, preset
 from .rules import JAMAICAN_SCHEDULE, Rules
+from .tournament import tournament
 from .trace import Trace, trace
 
 __version__ = "0.1.0"
@@ -33,5 +34,6 @@ __all__ = [
     "preset",
     "solve_opening",
     "to_codes",
+    "tournament",
     "trace",
 ]
