@@ -13,6 +13,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._checks import (
+    check_choice,
+    check_columns,
+    check_int,
+    check_real,
+    check_seed,
+    not_allowed,
+)
 from .play import play_hands
 from .policies import Policy, preset
 from .rules import Rules, as_rules
@@ -26,10 +34,16 @@ Z95 = float(stats.norm.ppf(0.975))
 def wilson(k, n, z: float = Z95):
     """Wilson score interval for ``k`` successes in ``n`` trials: ``(p, lo, hi)`` arrays.
 
-    ``n = 0`` gives NaN.
+    ``k`` and ``n`` are counts (or, from :func:`cluster_wilson`, effective counts): finite,
+    ``0 <= k <= n``; ``n = 0`` (with ``k = 0``) gives NaN.
+
+    Raises
+    ------
+    ValueError
+        If some ``k`` is outside ``0..n`` or a count is not finite, naming the first such pair.
     """
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
+    k, n = _checked_counts(k, n)
+    z = check_real("z", z, 0, open_lo=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         den = 1 + z**2 / n
@@ -43,8 +57,29 @@ def wilson(k, n, z: float = Z95):
     return p, lo, hi
 
 
+def _checked_counts(k, n):
+    """``k``, ``n`` as float arrays with ``0 <= k <= n``, both finite (for :func:`wilson`)."""
+    try:
+        k = np.asarray(k, dtype=float)
+        n = np.asarray(n, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(not_allowed("k, n", (k, n), "numbers or arrays of numbers")) from None
+    kb, nb = np.broadcast_arrays(k, n)
+    bad = ~(np.isfinite(kb) & np.isfinite(nb) & (kb >= 0) & (kb <= nb))
+    if bad.any():
+        i = np.flatnonzero(bad)[0]
+        kk, nn = kb.flat[i].item(), nb.flat[i].item()
+        raise ValueError(f"k={kk:g} with n={nn:g} is not allowed; give counts with 0 <= k <= n")
+    return k, n
+
+
+def _check_conf(conf) -> float:
+    return check_real("conf", conf, 0, 1, open_lo=True, open_hi=True)
+
+
 def mean_ci(x, conf: float = 0.95):
     """Mean of ``x`` with a Student t interval: ``(mean, lo, hi, n)``; NaN bounds if n < 2."""
+    conf = _check_conf(conf)
     x = np.asarray(x, dtype=float)
     n = x.size
     m = x.mean() if n else np.nan
@@ -56,6 +91,7 @@ def mean_ci(x, conf: float = 0.95):
 
 def welch_diff(a, b, conf: float = 0.95):
     """Difference of two independent means with a Welch t interval: ``(diff, lo, hi)``."""
+    conf = _check_conf(conf)
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     if a.size < 2 or b.size < 2:
@@ -98,6 +134,7 @@ def cluster_mean_ci(y, cluster, conf: float = 0.95):
     of freedom; with one row per cluster it is the ordinary t interval.
     Returns ``(mean, lo, hi, n)``.
     """
+    conf = _check_conf(conf)
     m, var, g = _cluster_var(y, cluster)
     n = int(np.asarray(y).size)
     if g < 2:
@@ -138,9 +175,19 @@ def _mean_row(x):
 # -- contract difficulty ----------------------------------------------------------------------
 
 
+_ROWS = "the per-seat rows of play_hands or play_games"
+_DIFFICULTY_COLUMNS = ("hand", "players", "game", "attempt", "groups", "runs", "void",
+                       "dealt_meets_contract", "out_on_opening", "opened", "open_turn",
+                       "went_out", "penalty")
+
+
+def _rows(df, columns) -> pd.DataFrame:
+    return check_columns("df", df, columns, _ROWS)
+
+
 def scored(df: pd.DataFrame) -> pd.DataFrame:
     """Rows of hands that were played out (void attempts dropped)."""
-    return df.loc[~df["void"]]
+    return _rows(df, ["void"]).loc[~df["void"]]
 
 
 def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
@@ -155,6 +202,7 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     (a hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13),
     ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` played.
     """
+    _rows(df, _DIFFICULTY_COLUMNS)
     out = []
     for (hand, players), d in df.groupby(["hand", "players"], sort=True):
         s = scored(d)
@@ -184,8 +232,11 @@ def open_curve(df: pd.DataFrame, max_turn: int = 20) -> pd.DataFrame:
     """Chance a seat has opened by its own turn ``t`` (t = 1..max_turn), per hand and players.
 
     Over scored seat-hands; a hand that ended before turn ``t`` counts as not opened by then
-    (the curve answers "by turn t, had I opened?", not a survival estimate).
+    (the curve answers "by turn t, had I opened?", not a survival estimate). ``max_turn`` is
+    an integer >= 1.
     """
+    _rows(df, ["hand", "players", "void", "opened", "open_turn"])
+    max_turn = check_int("max_turn", max_turn, 1)
     rows = []
     for (hand, players), d in scored(df).groupby(["hand", "players"], sort=True):
         ot = np.where(d["opened"], d["open_turn"], np.inf)
@@ -197,6 +248,7 @@ def open_curve(df: pd.DataFrame, max_turn: int = 20) -> pd.DataFrame:
 
 def seat_advantage(df: pd.DataFrame) -> pd.DataFrame:
     """Chance of going out by position after the dealer (1 = dealer's left, who plays first)."""
+    _rows(df, ["void", "seat", "dealer", "players", "went_out"])
     s = scored(df).assign(position=lambda d: (d["seat"] - d["dealer"]) % d["players"])
     s["position"] = s["position"].where(s["position"] != 0, s["players"])
     rows = []
@@ -251,8 +303,17 @@ def call_value(n, hand, policies=None, baseline="never", others="greedy", player
     interval: the caught hands differ between policies) and ``vr_penalty``, the variance of the
     unpaired
     difference over that of the paired one (how much the common random numbers bought).
+
+    ``baseline`` must be one of the names in ``policies``; it is checked before any game is
+    played.
     """
-    policies = policies or CALL_POLICIES
+    if policies is None:
+        policies = CALL_POLICIES
+    if not isinstance(policies, dict) or not policies:
+        raise TypeError(not_allowed("policies", policies,
+                                    "a non-empty dict of name -> Policy or preset name, or None"))
+    check_int("n", n, 1)
+    check_choice("baseline", baseline, list(policies))
     res = {name: focal_outcomes(n, hand, pol, others, players, seed, threads=threads)
            for name, pol in policies.items()}
     base = res[baseline]
@@ -293,8 +354,11 @@ def p_deal_lays_groups(groups: int, cards: int, rules=None) -> Fraction:
     Only groups: a deal lays them iff (ranks with 3+ naturals) + min(ranks with exactly 2,
     jokers) >= groups, since runs never help a group-only contract. Counted by a dynamic
     programme over the 13 ranks (each rank has ``4 * decks`` copies) and the jokers, exactly.
+    ``groups`` is 0-13 (R5), ``cards`` 0 up to the pack's size.
     """
     rules = as_rules(rules)
+    groups = check_int("groups", groups, 0, 13, why="R5")
+    cards = check_int("cards", cards, 0, rules.pack_size, why="the pack's size")
     return _group_deal_fraction(groups, cards, 13, 4 * rules.decks, rules.jokers)
 
 
@@ -321,16 +385,19 @@ def _group_deal_fraction(groups, cards, ranks, copies, jokers) -> Fraction:
 def p_outs(outs: int, unseen: int, draws: int = 1) -> float:
     """Hypergeometric chance of at least one of ``outs`` cards among the next ``draws`` draws
     from ``unseen`` cards: ``1 - C(unseen - outs, draws) / C(unseen, draws)``."""
-    for name, v in (("outs", outs), ("unseen", unseen), ("draws", draws)):
-        if not isinstance(v, (int, np.integer)) or v < 0:
-            raise ValueError(f"{name}={v!r}: allowed integers >= 0")
-    if outs > unseen or draws > unseen:
-        raise ValueError(f"outs={outs} and draws={draws} must not exceed unseen={unseen}")
+    unseen = check_int("unseen", unseen, 0)
+    outs = check_int("outs", outs, 0, unseen, why=f"at most unseen={unseen}")
+    draws = check_int("draws", draws, 0, unseen, why=f"at most unseen={unseen}")
     return 1.0 - comb(unseen - outs, draws) / comb(unseen, draws)
 
 
 def simulate_outs(outs: int, unseen: int, draws: int, n: int, seed: int = 0) -> np.ndarray:
     """Monte Carlo twin of :func:`p_outs`: ``n`` booleans, did an out come up."""
+    unseen = check_int("unseen", unseen, 0)
+    outs = check_int("outs", outs, 0, unseen, why=f"at most unseen={unseen}")
+    draws = check_int("draws", draws, 0, unseen, why=f"at most unseen={unseen}")
+    n = check_int("n", n, 0)
+    seed = check_seed(seed)
     rng = np.random.default_rng([seed, outs, unseen, draws])
     # positions of the outs in a random order of the unseen cards: hit if any is < draws
     keys = rng.random((n, unseen))
@@ -348,11 +415,9 @@ def simulate_deals(n, contract, cards, seed=0, rules=None) -> np.ndarray:
 
     rules = as_rules(rules)
     g, r = resolve_contract(contract, rules)
-    for name, v, lo in (("n", n, 0), ("cards", cards, 1), ("seed", seed, 0)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-            raise ValueError(f"{name}={v!r}: allowed integers >= {lo}")
-    if cards > rules.pack_size:
-        raise ValueError(f"cards={cards} exceeds the {rules.pack_size}-card pack")
+    n = check_int("n", n, 0)
+    cards = check_int("cards", cards, 1, rules.pack_size, why="the pack's size")
+    seed = check_seed(seed)
     out = np.zeros(n, np.int64)
     deals_meet(seed, n, cards, g, r, rules.decks, rules.jokers, out)
     return out.astype(bool)
@@ -370,9 +435,22 @@ def dealt_meets(n, hand, seed=0, players=4, rules=None) -> pd.Series:
 
 
 def convergence(hits, exact=None, points: int = 60) -> pd.DataFrame:
-    """Running estimate and Wilson CI of a proportion after 1..N trials (log-spaced points)."""
-    hits = np.asarray(hits, dtype=bool)
-    n = np.unique(np.geomspace(10, len(hits), points).astype(int))
+    """Running estimate and Wilson CI of a proportion after 1..N trials (log-spaced points).
+
+    ``hits`` is a non-empty 1-D array of booleans (or 0/1); ``exact``, if given, a probability
+    0-1; ``points`` an integer >= 1. The first point is at 10 trials (or N if fewer).
+    """
+    hits = np.asarray(hits)
+    if hits.ndim != 1 or hits.size == 0:
+        raise ValueError(not_allowed("hits", hits, "a non-empty 1-D array of booleans"))
+    if hits.dtype != bool:
+        if hits.dtype.kind not in "iuf" or not np.isin(hits, (0, 1)).all():
+            raise ValueError(not_allowed("hits", hits, "a non-empty 1-D array of booleans"))
+        hits = hits.astype(bool)
+    points = check_int("points", points, 1)
+    if exact is not None:
+        exact = check_real("exact", exact, 0, 1)
+    n = np.unique(np.geomspace(min(10, len(hits)), len(hits), points).astype(int))
     k = np.cumsum(hits)[n - 1]
     p, lo, hi = wilson(k, n)
     out = pd.DataFrame({"n": n, "p": p, "lo": lo, "hi": hi})

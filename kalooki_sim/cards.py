@@ -24,6 +24,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ._checks import check_int, is_int, not_allowed, show_value
+
 SUITS = "♣♦♥♠"
 SUIT_ASCII = "CDHS"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -82,11 +84,9 @@ def rank_of(code: int) -> int:
 
 def card_text(code: int) -> str:
     """Canonical text of a card code: ``10♥``, ``A♣``, ``JK``."""
-    code = int(code)
+    code = check_int("code", code, 0, JOKER, why="52 is the joker")
     if code == JOKER:
         return "JK"
-    if not 0 <= code < JOKER:
-        raise ValueError(f"card code {code!r} is not a card; codes are 0-51 and 52 (joker)")
     return RANKS[rank_of(code) - 1] + SUITS[suit_of(code)]
 
 
@@ -100,42 +100,64 @@ def _code_of_token(token: str) -> int:
     return card_code(_SUIT_OF_CHAR[m.group(2)], _RANK_OF_TEXT[m.group(1)])
 
 
+_CODES_ALLOWED = "integer codes 0-51 and 52 (joker)"
+
+
 def _tokens(cards) -> list:
     if isinstance(cards, str):
         return [t for t in _SPLIT_RE.split(cards.strip()) if t]
-    if isinstance(cards, Iterable):
+    if isinstance(cards, Iterable) and not isinstance(cards, (bytes, dict)):
         return list(cards)
-    raise TypeError(f"cards must be a string or an iterable of cards, not {type(cards).__name__}")
+    raise TypeError(not_allowed("cards", cards, f"card text such as 'K♠ 10♥ JK' or a list of "
+                                f"card texts or of {_CODES_ALLOWED}"))
+
+
+def _code_array(arr: np.ndarray) -> np.ndarray:
+    """A 1-D integer array of codes, range-checked (the fast path for the kernels' arrays)."""
+    if arr.ndim != 1 or arr.dtype.kind not in "iu":
+        raise TypeError(not_allowed("cards", arr, f"a 1-D array of {_CODES_ALLOWED}"))
+    bad = (arr < 0) | (arr >= N_CODES)
+    if bad.any():
+        raise ValueError(not_allowed("card code", arr[bad][0], _CODES_ALLOWED))
+    return arr.astype(np.int64, copy=False)
 
 
 def to_codes(cards, rules=None) -> np.ndarray:
-    """Parse cards (text, tokens or integer codes) into an ``int64`` array of codes.
+    """Parse cards (text, a list of texts, or integer codes) into an ``int64`` array of codes.
 
     Parameters
     ----------
-    cards : str or iterable
-        ``"K♠ 10♥ 7♦ A♣ JK"``, ``"KS TH 7d"``, a list of such tokens, or card codes.
+    cards : str, iterable of str, or iterable of int
+        ``"K♠ 10♥ 7♦ A♣ JK"``, ``"KS TH 7d"``, a list of such tokens, or card codes (a list of
+        ints or a numpy integer array, as the kernels use). A list holds texts or codes, not a
+        mix of the two: ``["KS", 7]`` is an error (is 7 the code of 8♣ or a typo for 7♠?).
     rules : Rules, optional
         The pack to check against (decks, jokers); the Jamaican 108-card pack by default.
 
     Raises
     ------
+    TypeError
+        For something that is neither text nor codes, or a list mixing the two.
     ValueError
-        For an unknown token (named in the message), or for a multiset the pack cannot hold
-        (e.g. a third 7♥ or a fifth joker with two decks and four jokers).
+        For an unknown token (named in the message), a code outside 0-52, or a multiset the
+        pack cannot hold (e.g. a third 7♥ or a fifth joker with two decks and four jokers).
     """
-    codes = []
-    for tok in _tokens(cards):
-        if isinstance(tok, (int, np.integer)) and not isinstance(tok, bool):
-            c = int(tok)
-            if not 0 <= c < N_CODES:
-                raise ValueError(f"card code {c} is not a card; codes are 0-51 and 52 (joker)")
-            codes.append(c)
-        elif isinstance(tok, str):
-            codes.append(_code_of_token(tok))
-        else:
-            raise ValueError(f"unknown card {tok!r}: expected {ALLOWED}")
-    arr = np.asarray(codes, dtype=np.int64)
+    if isinstance(cards, np.ndarray) and cards.dtype.kind in "iub":
+        arr = _code_array(cards)
+        check_pack(arr, rules)
+        return arr
+    toks = _tokens(cards)
+    allowed = f"all card texts (e.g. 'K♠') or all {_CODES_ALLOWED}"
+    for tok in toks:
+        if not (isinstance(tok, str) or is_int(tok)):
+            raise TypeError(not_allowed("cards", cards, allowed, f"{show_value(tok)} is neither"))
+    texts = sum(isinstance(t, str) for t in toks)
+    if 0 < texts < len(toks):
+        raise TypeError(not_allowed("cards", cards, allowed, "not a mix of the two"))
+    if texts:
+        arr = np.asarray([_code_of_token(t) for t in toks], dtype=np.int64)
+    else:
+        arr = _code_array(np.asarray(toks, dtype=np.int64))
     check_pack(arr, rules)
     return arr
 
@@ -161,7 +183,8 @@ def parse_cards(text_or_tokens, rules=None) -> list[str]:
     """Parse cards into canonical text (``10♥``, ``K♠``, ``JK``), keeping their order.
 
     Accepts Unicode suits or ASCII letters (``KS 10H TH 7D AC``), any case, separated by
-    spaces or commas, or an iterable of tokens / codes. See :func:`to_codes` for errors.
+    spaces or commas, or an iterable of tokens, or an iterable of integer codes (not a mix of
+    tokens and codes). See :func:`to_codes` for errors.
 
     Examples
     --------

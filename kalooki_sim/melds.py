@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import PLAYERS_HI, check_bool, check_int, is_int, not_allowed
 from ._kernels import layoff as _lk
 from ._kernels import solver as _sk
 from .cards import JOKER, PENALTY, card_code, card_text, hand_counts, rank_of, suit_of, to_codes
@@ -211,7 +212,11 @@ _OWNER, _OTHER = 0, 1
 
 
 def meld_record(cards, owner: int = 0) -> np.ndarray:
-    """The kernel record (see :mod:`kalooki_sim._kernels.layoff`) of a meld given as cards."""
+    """The kernel record (see :mod:`kalooki_sim._kernels.layoff`) of a meld given as cards.
+
+    ``owner`` is the seat that laid it, 0-7.
+    """
+    owner = check_int("owner", owner, 0, PLAYERS_HI - 1, why="a seat")
     codes = to_codes(cards)
     rec = np.zeros(_lk.MELD_COLS, dtype=np.int64)
     rec[_lk.OWNER] = owner
@@ -246,9 +251,14 @@ def record_cards(rec: np.ndarray, suits_of_group=None) -> list[str]:
 
 
 def _one_card(card, rules) -> int:
-    codes = to_codes([card] if not isinstance(card, str) else card, rules)
+    allowed = "exactly one card: text such as 'K♠' or an integer code 0-52"
+    if is_int(card):
+        card = [card]
+    elif not isinstance(card, str):
+        raise TypeError(not_allowed("card", card, allowed))
+    codes = to_codes(card, rules)
     if len(codes) != 1:
-        raise ValueError(f"card={card!r} must be exactly one card, got {len(codes)}")
+        raise ValueError(not_allowed("card", card, allowed, f"got {len(codes)}"))
     return int(codes[0])
 
 
@@ -260,9 +270,10 @@ def lay_off(meld, card, own: bool = True, rules=None) -> list[str] | None:
     meld : str or iterable
         One meld on the table; a run low to high with its jokers in place.
     card : str or int
-        The card laid off.
+        The card laid off: one card's text or code.
     own : bool
-        Whether the meld is the laying player's own (R10: jokers only on own melds).
+        Whether the meld is the laying player's own (R10: jokers only on own melds); only
+        ``True`` or ``False`` (a ``TypeError`` otherwise).
     rules : Rules, optional
         V3 (free extension) and V5 (jokers on others' melds) are honoured.
 
@@ -275,6 +286,7 @@ def lay_off(meld, card, own: bool = True, rules=None) -> list[str] | None:
     >>> lay_off("8♥ 9♥ 10♥ J♥ JK", "7♥") is None
     True
     """
+    own = check_bool("own", own)
     rules = as_rules(rules)
     codes = to_codes(meld, rules)
     c = _one_card(card, rules)
@@ -293,4 +305,5 @@ def lay_off(meld, card, own: bool = True, rules=None) -> list[str] | None:
 
 def can_lay_off(meld, card, own: bool = True, rules=None) -> bool:
     """Whether ``card`` may be laid off on ``meld`` (R10, R11); see :func:`lay_off`."""
+    own = check_bool("own", own)
     return lay_off(meld, card, own=own, rules=rules) is not None

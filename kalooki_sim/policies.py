@@ -4,8 +4,9 @@ A :class:`Policy` is data, not code, so a sweep over strategies needs no recompi
 decisions it steers (see :mod:`kalooki_sim._kernels.engine`):
 
 * take the discard (R9.1) when it cuts the "cards still needed" estimate by ``take_gain``;
-* call a discard (R9.2) while fewer than ``call_limit`` calls are made this hand and the card
-  cuts the estimate by ``call_gain``;
+* call a discard (R9.2) while fewer calls than the limit are made this hand (the smaller of
+  the rules' ``call_limit`` and the policy's own, if it has one; V8) and the card cuts the
+  estimate by ``call_gain``;
 * open as soon as the solver finds the contract (R7), or, with ``hold``, only when at most one
   card would remain (to go out on the opening and double everyone, R12) until ``hold_turns``
   own turns have passed;
@@ -15,7 +16,7 @@ decisions it steers (see :mod:`kalooki_sim._kernels.engine`):
 
 ``random=True`` replaces every decision by a fair coin (take, call, open, further melds, each
 lay-off) and the discard by a uniformly random card; the meld layout still comes from the
-solver, so all its moves stay legal.
+solver, so all its moves stay legal. Its calls obey the same limits.
 """
 
 from __future__ import annotations
@@ -25,34 +26,81 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import check_bool, check_int, not_allowed
 from ._kernels import engine as _E
 
 
 @dataclass(frozen=True)
 class Policy:
-    """Parameters of a scripted player. Use :func:`preset` for the named ones."""
+    """Parameters of a scripted player. Use :func:`preset` for the named ones.
+
+    Every field is validated on construction (``TypeError`` for a wrong type, ``ValueError``
+    out of range); numpy integers are stored as ``int``.
+
+    Parameters
+    ----------
+    name : str
+        The label in result tables (the ``policy`` column).
+    random : bool
+        A fair coin at every decision (take, call, open, further melds, each lay-off) and a
+        uniformly random discard; the other fields except ``call_limit`` are then unused.
+    call_limit : int or None
+        The most calls (R9.2) this player makes in a hand, >= 0. ``None`` (default): up to the
+        rules' limit (``Rules.call_limit``, 3 by the card, V8). A number: up to the smaller of
+        it and the rules' limit, so ``0`` never calls and a number above the rules' limit
+        changes nothing.
+    call_gain : int
+        Call a discard only when it lowers the cards-still-needed estimate of the contract by
+        at least ``call_gain`` (>= 0; 1 by default: any progress; 0 calls every discard).
+    take_gain : int
+        Take the discard as the draw (R9.1) only when it lowers that estimate by at least
+        ``take_gain`` (>= 0; 1 by default); otherwise draw from the stock.
+    hold : bool
+        Hold back the opening (R7) until at most one card would remain after it, so that the
+        player can go out on the opening and double the others (R12).
+    hold_turns : int
+        With ``hold``: give up holding and open normally after this many own turns (>= 0).
+
+    Examples
+    --------
+    >>> Policy("cautious", call_limit=1, call_gain=2).call_limit
+    1
+    >>> Policy(hold=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: hold=1 is not allowed; give True or False
+    """
 
     name: str = "greedy"
     random: bool = False
-    call_limit: int = 3
+    call_limit: int | None = None
     call_gain: int = 1
     take_gain: int = 1
     hold: bool = False
     hold_turns: int = 1000
 
     def __post_init__(self):
-        if not isinstance(self.call_limit, int) or self.call_limit < 0:
-            raise ValueError(f"call_limit={self.call_limit!r}: allowed integers >= 0")
-        for f in ("call_gain", "take_gain", "hold_turns"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or v < 0:
-                raise ValueError(f"{f}={v!r}: allowed integers >= 0")
+        def put(field, value):
+            object.__setattr__(self, field, value)
+
+        if not isinstance(self.name, str):
+            raise TypeError(not_allowed("name", self.name, "a non-empty string"))
+        if not self.name.strip():
+            raise ValueError(not_allowed("name", self.name, "a non-empty string"))
+        put("random", check_bool("random", self.random))
+        put("hold", check_bool("hold", self.hold))
+        if self.call_limit is not None:
+            put("call_limit", check_int("call_limit", self.call_limit, 0,
+                                        why="or None for the rules' limit"))
+        for field in ("call_gain", "take_gain", "hold_turns"):
+            put(field, check_int(field, getattr(self, field), 0))
 
     def vector(self) -> np.ndarray:
-        """The float64 parameter vector the kernels read."""
+        """The float64 parameter vector the kernels read (``P_CALL_LIMIT`` is -1 for None)."""
         v = np.zeros(_E.NPARAM)
         v[_E.P_RANDOM] = 1.0 if self.random else 0.0
-        v[_E.P_CALL_LIMIT] = self.call_limit
+        # -1: no limit of its own; the engine applies min(rules' limit, this) when >= 0
+        v[_E.P_CALL_LIMIT] = -1.0 if self.call_limit is None else self.call_limit
         v[_E.P_CALL_GAIN] = self.call_gain
         v[_E.P_TAKE_GAIN] = self.take_gain
         v[_E.P_HOLD] = 1.0 if self.hold else 0.0
@@ -66,18 +114,31 @@ PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double")
 def preset(name: str) -> Policy:
     """A named policy: ``random``, ``greedy``, ``never-call``, ``call-<k>``, ``hold-for-double``.
 
+    Presets without a number in their name call up to the rules' limit (``Rules.call_limit``,
+    V8); ``call-<k>`` calls up to the smaller of k and the rules' limit.
+
     * ``greedy``: opens at once, lays off everything, calls (up to the rules' limit) and takes
       the discard whenever the card brings the contract closer.
-    * ``never-call``: greedy without calls.
-    * ``call-<k>``: greedy, calling while fewer than k calls are made this hand.
+    * ``never-call``: greedy without calls (``call_limit=0``).
+    * ``call-<k>``: greedy, calling while fewer than k calls (and fewer than the rules' limit)
+      are made this hand.
     * ``hold-for-double``: greedy, but holds the opening until it can go out on it, for at most
-      8 own turns.
-    * ``random``: a fair coin at every decision, a uniformly random discard.
+      8 own turns; calls up to the rules' limit.
+    * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
+      rules' limit.
+
+    A :class:`Policy` is returned as it is.
+
+    Examples
+    --------
+    >>> preset("call-2").call_limit, preset("greedy").call_limit
+    (2, None)
     """
     if isinstance(name, Policy):
         return name
+    allowed = "a preset name (" + ", ".join(PRESETS) + ") or a Policy"
     if not isinstance(name, str):
-        raise ValueError(f"policy {name!r} is not a preset name or Policy; presets: {PRESETS}")
+        raise TypeError(not_allowed("policy", name, allowed))
     key = name.strip().lower()
     if key == "greedy":
         return Policy("greedy")
@@ -90,14 +151,19 @@ def preset(name: str) -> Policy:
     m = re.fullmatch(r"call-(\d+)", key)
     if m:
         return Policy(key, call_limit=int(m.group(1)))
-    raise ValueError(f"unknown policy {name!r}; presets: {', '.join(PRESETS)}")
+    raise ValueError(f"unknown policy {name!r}; give {allowed}")
 
 
 def seat_policies(policies, players: int) -> list[Policy]:
     """One :class:`Policy` per seat from a preset name, a Policy, or a list of either."""
+    allowed = "a preset name, a Policy, or a list with one per seat"
     if isinstance(policies, (str, Policy)):
         return [preset(policies)] * players
+    if policies is None or isinstance(policies, (dict, bytes)) or not hasattr(policies,
+                                                                             "__iter__"):
+        raise TypeError(not_allowed("policies", policies, allowed))
     pols = [preset(p) for p in policies]
     if len(pols) != players:
-        raise ValueError(f"policies has {len(pols)} entries; need one per seat ({players})")
+        raise ValueError(not_allowed("policies", policies, f"one per seat ({players} policies)",
+                                     f"got {len(pols)}"))
     return pols

@@ -1,12 +1,26 @@
 """The rules configuration: schedule, table size, pack and the V-options of RULES.md.
 
 :class:`Rules` is immutable and validated on construction; the defaults are the Jamaican
-card rules (R1, R2, R9). Every variant (V1-V9) is a named field, off by default.
+card rules (R1, R2, R9). Every variant (V1-V9) is a named field, off by default; V1's
+player-count pack is ``pack="by-table"``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+
+from ._checks import (
+    PLAYERS_HI,
+    PLAYERS_LO,
+    check_bool,
+    check_choice,
+    check_int,
+    check_players,
+    int_range,
+    is_int,
+    not_allowed,
+)
 
 #: R2: (cards dealt, groups, runs) for hands 1-9.
 JAMAICAN_SCHEDULE: tuple[tuple[int, int, int], ...] = (
@@ -22,21 +36,44 @@ JAMAICAN_SCHEDULE: tuple[tuple[int, int, int], ...] = (
 )
 
 
+#: V1 ``pack="by-table"``: (decks, jokers) by player count, after the encyclopedia article's
+#: "two or more decks according to the number of players" (Tuluki, two players, uses two).
+PACK_BY_TABLE: dict[int, tuple[int, int]] = {
+    2: (2, 4), 3: (2, 4), 4: (2, 4), 5: (3, 6), 6: (3, 6), 7: (4, 8), 8: (4, 8)
+}
+
+PACKS = ("card", "by-table")
+_DEFAULT_DECKS, _DEFAULT_JOKERS = 2, 4
+_SWITCHES = (
+    "early_big_deal",
+    "free_extension",
+    "double_only_first_down",
+    "jokers_on_others",
+    "complete_suit_for_three_runs",
+    "tuluki",
+)
+
+
 @dataclass(frozen=True)
 class Rules:
-    """Rules of a Kalooki table. Immutable; invalid combinations raise ``ValueError``.
+    """Rules of a Kalooki table. Immutable; invalid values raise ``TypeError``/``ValueError``.
+
+    Integer fields accept numpy integers (stored as ``int``); switches accept only ``True`` or
+    ``False``. Change fields with :meth:`with_`, which validates again.
 
     Parameters
     ----------
     players : int
-        Seats at the table, 3-6 by the card (R2); 2-8 with the V1 option of more decks.
-        Two players means Tuluki (V9) and needs ``tuluki=True``.
-    schedule : tuple of (cards_dealt, groups, runs)
+        Seats at the table: 3-8 (3-6 by the card, R2; 7-8 need more decks, V1). Two players
+        means Tuluki (V9) and needs ``tuluki=True``.
+    schedule : sequence of (cards_dealt, groups, runs)
         One entry per hand; the Jamaican nine (R2) by default. A custom schedule is V7.
     decks, jokers : int
-        The pack: two 52-card decks and four jokers (R1) by default (V1 changes decks).
+        The pack: two 52-card decks (1-8) and four jokers (0-64) by default (R1; V1 changes
+        them). With ``pack="by-table"`` leave them out: other values raise ``ValueError``.
     call_limit : int
-        Successful calls allowed per player per hand (R9: 3; V8 changes it).
+        Successful calls allowed per player per hand, 0-50 (R9: 3; V8 changes it). It binds
+        every player; a :class:`~kalooki_sim.policies.Policy` may only call less.
     early_big_deal : bool
         V2: deal 12 cards in each of hands 1-3 (applied to the schedule on construction).
     free_extension : bool
@@ -49,12 +86,31 @@ class Rules:
         V6: in a contract with three runs, one complete 13-card run stands for the three.
     tuluki : bool
         V9: the two-player game.
+    pack : {"card", "by-table"}
+        ``"card"`` (default): the pack is ``decks`` and ``jokers`` as given, the card's two
+        decks and four jokers (108 cards, R1) unless changed. ``"by-table"`` (V1): the
+        article's "two or more decks according to the number of players": 3-4 players two
+        decks + 4 jokers, 5-6 players three decks + 6 jokers, 7-8 players four decks + 8 jokers
+        (:data:`PACK_BY_TABLE`); ``decks`` and ``jokers`` are then set from ``players``.
+    max_replays : int
+        The most times a void hand (R13) is dealt again (R14) before the engine gives up on
+        it, 0-10**7 (100,000 by default); a game that reaches it is marked incomplete. An
+        engine limit, not a rule: real tables never get near it.
+
+    Examples
+    --------
+    >>> Rules(players=6, pack="by-table").pack_size
+    162
+    >>> Rules(players=9)
+    Traceback (most recent call last):
+    ...
+    ValueError: players=9 is not allowed; give an integer 3-8
     """
 
     players: int = 4
     schedule: tuple[tuple[int, int, int], ...] = JAMAICAN_SCHEDULE
-    decks: int = 2
-    jokers: int = 4
+    decks: int = _DEFAULT_DECKS
+    jokers: int = _DEFAULT_JOKERS
     call_limit: int = 3
     early_big_deal: bool = False
     free_extension: bool = False
@@ -62,63 +118,59 @@ class Rules:
     jokers_on_others: bool = False
     complete_suit_for_three_runs: bool = False
     tuluki: bool = False
+    pack: str = "card"
+    max_replays: int = 100_000
 
     def __post_init__(self):
-        sched = tuple(tuple(int(x) for x in entry) for entry in self.schedule)
+        def put(name, value):
+            object.__setattr__(self, name, value)
+
+        for name in _SWITCHES:
+            put(name, check_bool(name, getattr(self, name)))
+        put("players", self._checked_players())
+        put("pack", check_choice("pack", self.pack, PACKS))
+        put("decks", check_int("decks", self.decks, 1, 8))
+        put("jokers", check_int("jokers", self.jokers, 0, 64))
+        if self.pack == "by-table":
+            put("decks", self._by_table("decks", self.decks, _DEFAULT_DECKS, 0))
+            put("jokers", self._by_table("jokers", self.jokers, _DEFAULT_JOKERS, 1))
+        put("call_limit", check_int("call_limit", self.call_limit, 0, 50))
+        put("max_replays", check_int("max_replays", self.max_replays, 0, 10**7))
+        sched = _checked_schedule(self.schedule)
         if self.early_big_deal:
             sched = tuple((12, g, r) if i < 3 else (c, g, r) for i, (c, g, r) in enumerate(sched))
-        object.__setattr__(self, "schedule", sched)
-        self._validate()
+        put("schedule", sched)
+        self._check_pack_holds_the_deal()
 
     # -- validation -------------------------------------------------------------------------
-    def _validate(self):
-        def need_int(name, lo, hi=None):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError(f"{name}={v!r} must be an integer")
-            if v < lo or (hi is not None and v > hi):
-                rng = f"{lo}-{hi}" if hi is not None else f">= {lo}"
-                raise ValueError(f"{name}={v} is not allowed; allowed: {rng}")
+    def _checked_players(self) -> int:
+        if self.tuluki:
+            return check_int("players", self.players, 2, 2, why="tuluki=True is the "
+                             "two-player game, V9")
+        if is_int(self.players) and self.players == 2:
+            raise ValueError(not_allowed("players", 2, int_range(PLAYERS_LO, PLAYERS_HI),
+                                         "two players is Tuluki, V9: pass tuluki=True"))
+        return check_players(self.players)
 
-        need_int("players", 2, 8)
-        need_int("decks", 1, 8)
-        need_int("jokers", 0, 64)
-        need_int("call_limit", 0, 50)
-        for name in (
-            "early_big_deal",
-            "free_extension",
-            "double_only_first_down",
-            "jokers_on_others",
-            "complete_suit_for_three_runs",
-            "tuluki",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name}={getattr(self, name)!r} must be True or False")
-        if self.players == 2 and not self.tuluki:
-            raise ValueError("players=2 is Tuluki (V9): pass tuluki=True; otherwise 3-8 players")
-        if self.tuluki and self.players != 2:
-            raise ValueError(f"tuluki=True is the two-player game (V9); got players={self.players}")
-        if not self.schedule:
-            raise ValueError("schedule is empty; give at least one (cards_dealt, groups, runs)")
-        for i, entry in enumerate(self.schedule, start=1):
-            if len(entry) != 3:
-                raise ValueError(f"schedule hand {i}: {entry!r} is not (cards_dealt, groups, runs)")
-            cards, groups, runs = entry
-            if cards < 1:
-                raise ValueError(f"schedule hand {i}: cards_dealt={cards} must be >= 1")
-            if not 0 <= groups <= 13:
-                raise ValueError(f"schedule hand {i}: groups={groups}; allowed 0-13 (R5)")
-            if not 0 <= runs <= 4:
-                raise ValueError(f"schedule hand {i}: runs={runs}; allowed 0-4 (R5)")
-            if groups + runs == 0:
-                raise ValueError(f"schedule hand {i}: a contract needs at least one meld")
+    def _by_table(self, name, given, default, i) -> int:
+        want = PACK_BY_TABLE[self.players][i]
+        if given not in (default, want):
+            raise ValueError(
+                f"{name}={given} is not allowed with pack='by-table', which sets it from the "
+                f"player count ({self.players} players: {want}); leave {name} out or use "
+                "pack='card'"
+            )
+        return want
+
+    def _check_pack_holds_the_deal(self):
         most = max(c for c, _, _ in self.schedule)
         # V1: every hand dealt, plus the upcard (C1) and at least one stock card.
         if self.players * most + 2 > self.pack_size:
             raise ValueError(
                 f"{self.players} players x {most} cards + upcard + stock needs "
                 f"{self.players * most + 2} cards, but the pack has {self.pack_size} "
-                f"({self.decks} decks + {self.jokers} jokers); use more decks (V1)"
+                f"({self.decks} decks + {self.jokers} jokers); use more decks (V1) or "
+                "pack='by-table'"
             )
 
     # -- derived ----------------------------------------------------------------------------
@@ -138,13 +190,53 @@ class Rules:
 
     def deal(self, hand: int) -> tuple[int, int, int]:
         """``(cards_dealt, groups, runs)`` of hand number ``hand`` (1-based)."""
-        if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= self.hands:
-            raise ValueError(f"hand={hand!r} is not in the schedule; allowed 1-{self.hands}")
-        return self.schedule[hand - 1]
+        return self.schedule[check_int("hand", hand, 1, self.hands, why="the schedule") - 1]
 
     def with_(self, **changes) -> Rules:
-        """A copy with some fields changed (validated again)."""
+        """A copy with some fields changed (validated again).
+
+        Under ``pack="by-table"`` the pack follows the new player count; switching back to
+        ``pack="card"`` restores the card's pack unless ``decks``/``jokers`` are given.
+
+        Examples
+        --------
+        >>> Rules(pack="by-table").with_(players=7).decks
+        4
+        """
+        pack = changes.get("pack", self.pack)
+        if pack == "by-table" or (pack == "card" and self.pack == "by-table"):
+            changes.setdefault("decks", _DEFAULT_DECKS)
+            changes.setdefault("jokers", _DEFAULT_JOKERS)
         return replace(self, **changes)
+
+
+def _checked_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
+    """The schedule as a tuple of int triples (R2, R5, V7), or a clear error."""
+    allowed = "a sequence of (cards_dealt, groups, runs) triples of integers"
+    if isinstance(schedule, (str, bytes)) or not isinstance(schedule, Iterable):
+        raise TypeError(not_allowed("schedule", schedule, allowed))
+    entries = list(schedule)
+    if not entries:
+        raise ValueError(not_allowed("schedule", schedule, allowed, "at least one hand"))
+    triple = "a (cards_dealt, groups, runs) triple of integers"
+    out = []
+    for i, entry in enumerate(entries, start=1):
+        if isinstance(entry, (str, bytes)) or not isinstance(entry, Iterable):
+            raise TypeError(f"schedule hand {i}: {entry!r} is not allowed; give {triple}")
+        entry = tuple(entry)
+        if len(entry) != 3:
+            raise ValueError(f"schedule hand {i}: {entry!r} is not allowed; give {triple}")
+        try:
+            cards = check_int("cards_dealt", entry[0], 1)
+            groups = check_int("groups", entry[1], 0, 13, why="R5")
+            runs = check_int("runs", entry[2], 0, 4, why="R5")
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"schedule hand {i}: {e}") from None
+        if groups + runs == 0:
+            raise ValueError(f"schedule hand {i}: {entry!r} is not allowed; a contract needs "
+                             "at least one meld")
+        out.append((cards, groups, runs))
+    return tuple(out)
 
 
 def as_rules(rules) -> Rules:
@@ -152,5 +244,5 @@ def as_rules(rules) -> Rules:
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a kalooki_sim.Rules or None, not {type(rules).__name__}")
+        raise TypeError(not_allowed("rules", rules, "a kalooki_sim.Rules or None"))
     return rules

@@ -10,7 +10,14 @@ def test_R1_unicode_ascii_and_lower_case_agree():
     assert ks.parse_cards("K♠ 10♥ 7♦ A♣ JK") == ["K♠", "10♥", "7♦", "A♣", "JK"]
     assert ks.parse_cards("KS 10H TH 7D AC") == ["K♠", "10♥", "10♥", "7♦", "A♣"]
     assert ks.parse_cards("ks th 7d ac jk, qc") == ["K♠", "10♥", "7♦", "A♣", "JK", "Q♣"]
-    assert ks.parse_cards(["k♠", "Joker", 52, 0]) == ["K♠", "JK", "JK", "A♣"]
+    assert ks.parse_cards(["k♠", "Joker", "jk", "ac"]) == ["K♠", "JK", "JK", "A♣"]
+    assert ks.parse_cards([51, 52, 52, 0]) == ["K♠", "JK", "JK", "A♣"]
+
+
+def test_R1_a_list_is_texts_or_codes_never_a_mix():
+    # ["KS", 7]: 7 is the code of 8♣, more likely a typo for "7♠"; so a list is one or the other
+    with pytest.raises(TypeError, match=r"not a mix"):
+        ks.parse_cards(["k♠", "Joker", 52, 0])
 
 
 def test_R1_every_code_round_trips():
@@ -36,9 +43,9 @@ def test_R1_pack_cannot_hold_third_copy_or_fifth_joker():
 
 
 def test_R1_bad_code_and_type():
-    with pytest.raises(ValueError, match="53"):
+    with pytest.raises(ValueError, match="card code=53 is not allowed"):
         ks.parse_cards([53])
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"cards=7 is not allowed"):
         ks.parse_cards(7)
 
 

@@ -1,0 +1,178 @@
+"""One home for input checks: every public function validates its arguments here.
+
+Each checker returns the value in its plain Python form (``numpy.int64(4)`` becomes ``4``) or
+raises with one wording, naming the argument, the bad value and what is allowed::
+
+    players=9 is not allowed; give an integer 3-8
+
+A value of the wrong type (a string, a float, a bool where an integer is wanted) raises
+``TypeError``; a value of the right type out of range raises ``ValueError``. The kernels never
+raise (they return status codes); the Python wrappers call these checkers first.
+
+Examples
+--------
+>>> check_int("players", np.int64(4), 3, 8)
+4
+>>> check_int("players", 9, 3, 8)
+Traceback (most recent call last):
+...
+ValueError: players=9 is not allowed; give an integer 3-8
+>>> check_int("seed", True, 0, INT64_MAX)
+Traceback (most recent call last):
+...
+TypeError: seed=True is not allowed; give an integer 0 to 2**63 - 1
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+#: The largest seed or game id the engine's int64 streams take.
+INT64_MAX = 2**63 - 1
+
+#: Seats at a table: 3-8 (3-6 by the card, R2; 7-8 with more decks, V1). Two is Tuluki (V9).
+PLAYERS_LO, PLAYERS_HI = 3, 8
+
+
+def not_allowed(name: str, value, allowed: str, why: str = "") -> str:
+    """The one error wording: ``"{name}={value!r} is not allowed; give {allowed}"``."""
+    tail = f" ({why})" if why else ""
+    return f"{name}={show_value(value)} is not allowed; give {allowed}{tail}"
+
+
+def show_value(value) -> str:
+    """``repr`` of a value for a message: numpy scalars as Python ones, cut at 60 characters."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _bound(v) -> str:
+    return "2**63 - 1" if v == INT64_MAX else str(v)
+
+
+def int_range(lo, hi=None) -> str:
+    """``"an integer 3-8"``, ``"an integer >= 0"`` or ``"an integer 0 to 2**63 - 1"``."""
+    if hi is None:
+        return f"an integer >= {lo}"
+    if lo == hi:
+        return f"the integer {lo}"
+    if lo < 0 or hi == INT64_MAX:
+        return f"an integer {_bound(lo)} to {_bound(hi)}"
+    return f"an integer {lo}-{hi}"
+
+
+def is_int(value) -> bool:
+    """True for Python and numpy integers, False for bools (``True`` is not a count)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(name: str, value, lo: int, hi: int | None = None, *, why: str = "") -> int:
+    """``value`` as a Python ``int`` in ``lo..hi`` (``hi=None``: no upper bound).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, as the caller wrote it.
+    value
+        An ``int`` or a numpy integer; bools are refused.
+    lo, hi : int
+        Inclusive bounds.
+    why : str, optional
+        A short reason appended in parentheses, e.g. ``"the pack's size"``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer (or is a bool).
+    ValueError
+        If it is outside ``lo..hi``.
+    """
+    allowed = int_range(lo, hi)
+    if not is_int(value):
+        raise TypeError(not_allowed(name, value, allowed, why))
+    v = int(value)
+    if v < lo or (hi is not None and v > hi):
+        raise ValueError(not_allowed(name, v, allowed, why))
+    return v
+
+
+def check_seed(value, name: str = "seed") -> int:
+    """A seed or game id of the engine's streams (C3): an integer 0 to 2**63 - 1."""
+    return check_int(name, value, 0, INT64_MAX)
+
+
+def check_players(value, lo: int = PLAYERS_LO, hi: int = PLAYERS_HI) -> int:
+    """A player count, ``3-8`` unless told (the same wording everywhere)."""
+    return check_int("players", value, lo, hi)
+
+
+def check_bool(name: str, value) -> bool:
+    """``value`` as a Python ``bool``; only ``True``/``False`` (or numpy bools) are accepted.
+
+    ``1``, ``"yes"`` and ``None`` raise ``TypeError``: a truthy value is not a switch.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(not_allowed(name, value, "True or False"))
+    return bool(value)
+
+
+def check_real(name: str, value, lo=None, hi=None, *, open_lo=False, open_hi=False) -> float:
+    """``value`` as a finite ``float`` within the bounds (``open_*``: the bound is excluded)."""
+    parts = []
+    if lo is not None:
+        parts.append(f"{'>' if open_lo else '>='} {lo}")
+    if hi is not None:
+        parts.append(f"{'<' if open_hi else '<='} {hi}")
+    allowed = "a finite number" + (" " + " and ".join(parts) if parts else "")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise TypeError(not_allowed(name, value, allowed))
+    v = float(value)
+    bad = not math.isfinite(v)
+    if lo is not None:
+        bad |= v <= lo if open_lo else v < lo
+    if hi is not None:
+        bad |= v >= hi if open_hi else v > hi
+    if bad:
+        raise ValueError(not_allowed(name, v, allowed))
+    return v
+
+
+def check_choice(name: str, value, allowed: Iterable):
+    """``value`` if it is one of ``allowed``; else a ``ValueError`` listing them.
+
+    A value of another type than every allowed one (``pack=1`` where strings are allowed)
+    raises ``TypeError``.
+    """
+    allowed = tuple(allowed)
+    text = "one of " + ", ".join(repr(a) for a in allowed)
+    if not any(type(value) is type(a) or isinstance(value, type(a)) for a in allowed):
+        raise TypeError(not_allowed(name, value, text))
+    if value not in allowed:
+        raise ValueError(not_allowed(name, value, text))
+    return value
+
+
+def check_columns(name: str, df, columns: Iterable[str], what: str = ""):
+    """``df`` if it is a DataFrame holding every column in ``columns``.
+
+    ``what`` says where such a frame comes from, e.g. ``"the rows of play_hands"``.
+    """
+    import pandas as pd
+
+    columns = list(columns)
+    need = "a pandas DataFrame with columns " + ", ".join(columns)
+    if what:
+        need += f" ({what})"
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} is a {type(df).__name__}; give {need}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {', '.join(missing)}; give {need}")
+    return df
