@@ -38,9 +38,11 @@ report: $(STAMP)
 
 # Interactive notebooks: JupyterLab with jupytext, which opens the py:percent sources as
 # notebooks (right-click > Open With > Notebook); edits are saved back to the .py files.
+# LAB_ARGS passes options to JupyterLab, e.g. `make lab LAB_ARGS=--allow-root` as root.
+LAB_ARGS ?=
 lab: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[notebooks]'
-	$(VENV)/bin/jupyter lab notebooks
+	$(VENV)/bin/jupyter lab notebooks $(LAB_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
