@@ -153,6 +153,7 @@ class _HandState:
         self.doubled = False
         self.void = False
         self.stalled = False
+        self.unlogged_stall = False
         self.drop = None
         self.scores: dict[int, int] = {}
         self.deal_i = 0
@@ -236,7 +237,11 @@ class _HandState:
             if ng < self.g or nr < self.r:
                 self.fail(f"seat {o['seat']} opened {ng} groups + {nr} runs; contract is "
                           f"{self.g} + {self.r} (R7)")
-            return
+        elif not o["extras"]:
+            self.check_contract(o, "")
+
+    def check_contract(self, o, note):
+        """R7 (V6): the opening's contract melds are exactly the contract's groups and runs."""
         ms = o["contract"]
         ng = sum(m.kind == "group" for m in ms)
         runs = [m for m in ms if m.kind == "run"]
@@ -244,7 +249,7 @@ class _HandState:
               and len(runs[0].pos) == 13)
         if ng != self.g or (len(runs) != self.r and not v6):
             self.fail(f"seat {o['seat']} opened with {ng} groups + {len(runs)} runs as its "
-                      f"contract; the contract is {self.g} + {self.r} (R7"
+                      f"contract{note}; the contract is {self.g} + {self.r} (R7"
                       f"{', V6' if self.rules.complete_suit_for_three_runs else ''})")
 
     def start_offers(self, n):
@@ -487,12 +492,11 @@ def _place_meld(st, m, contract):
         if o is None:
             st.fail("a contract meld outside an opening (R7)")
         if o["extras"]:
-            st.fail("a contract meld after an extra meld: the contract comes first (R7)")
+            st.fail("a contract meld after an extra meld: the contract melds come first (R7)")
         o["contract"].append(m)
     elif o is not None:
         if not o["extras"]:
-            st.finish_opening()  # the contract is complete before the first extra
-            st.opening = o
+            st.check_contract(o, " before its first extra meld (the contract comes first)")
         o["extras"].append(m)
 
 
@@ -677,7 +681,12 @@ def _end_of_hand(st):
                     "must follow (R13)")
         return
     if st.out is None:
-        st.fail("the hand ended with nobody out and not void (R12, R13)")
+        if st.phase not in ("discarded", "no_discard"):
+            st.fail("the hand ended with nobody out and not void (R12, R13)")
+        # the engine's turn cap stops a hand between turns, with no record: the rows must say
+        # ``stalled`` (checked in :func:`check`)
+        st.void = st.stalled = st.unlogged_stall = True
+        return
     if sorted(st.scores) != list(range(st.P)):
         st.fail(f"scores missing for some seats: have {sorted(st.scores)} (R12)")
 
@@ -696,7 +705,8 @@ def _outcome(st):
         open_turn=list(st.open_turn),
         turns=list(st.turns),
     )
-    return dict(head=st.head, void=void, stalled=st.stalled, drop=st.drop is not None,
+    return dict(head=st.head, void=void, stalled=st.stalled, unlogged_stall=st.unlogged_stall,
+                drop=st.drop is not None,
                 reshuffled=st.reshuffled, seats=seats, dealt=st.dealt)
 
 
@@ -767,9 +777,25 @@ def check(records, rules, rows=None, can_lay=None) -> int:
             first_hand[game] = head["hand"]
         last[game] = res
         results.append(res)
+    _check_unlogged_stalls(results, rows, rules)
     if rows is not None:
         _check_rows(results, rows, rules, can_lay)
     return len(results)
+
+
+def _check_unlogged_stalls(results, rows, rules):
+    """A hand that stops between turns, nobody out, not void, is only the engine's turn cap
+    (``stalled``, not a rule) if its rows say so; otherwise the log is cut short."""
+    for k, res in enumerate(results):
+        if not res["unlogged_stall"]:
+            continue
+        h = res["head"]
+        ok = (rows is not None and "stalled" in rows.columns and len(rows) > k * rules.players
+              and bool(rows["stalled"].iloc[k * rules.players]))
+        if not ok:
+            raise RefereeError(f"game {h.get('game', 0)} hand {h['hand']} attempt {h['attempt']}: "
+                               "the hand ended with nobody out and not void (R12, R13), and no "
+                               "row says the engine stalled it")
 
 
 # -- the engine's result rows ---------------------------------------------------------------
