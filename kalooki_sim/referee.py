@@ -333,8 +333,8 @@ def _check_offered(st, rec, kind):
         st.fail(f"{rec['card']} is not the live discard {st.live[0]} (R9)")
     if not st.offers or st.offers[0] != (kind, s):
         due = st.offers[0] if st.offers else "the draw"
-        st.fail(f"seat {s} {kind} on {rec['card']}, but next due is {due}: every seat with "
-                "priority must take, call or decline in order (R9)")
+        st.fail(f"{rec['event']} by seat {s} (as {kind}) on {rec['card']}, but next due is "
+                f"{due}: each seat offered D must take, call or decline, in priority order (R9)")
     st.offers.pop(0)
 
 
