@@ -199,8 +199,9 @@ class _HandState:
     def conservation(self, full=False):
         """No card lost or duplicated: the stock, hands, pile and melds add up to the pack.
 
-        After every card move the counts are added up; ``full`` (at each turn and at the end)
-        also compares the multiset, card by card, with the pack.
+        After every card move the counts are added up; ``full`` (once a round and at the end)
+        also compares the multiset, card by card, with the pack. Each move is checked against
+        its source as it happens (the stock's multiset, the hand, the top of the pile).
         """
         if self.stock_n is not None and (self.stock_n + sum(self.size) + len(self.disc)
                                          + self.on_table != self.pack_total):
@@ -320,7 +321,7 @@ def _on_turn(st, rec):
     st.offers = []
     if st.live is not None:
         st.start_offers(s)
-    st.conservation(full=True)
+    st.conservation(full=s == (st.dealer + 1) % st.P)  # card by card once a round
 
 
 def _check_offered(st, rec, kind):
