@@ -514,12 +514,17 @@ def _on_layoff(st, rec):
     if c == JK and m.owner != s and not st.rules.jokers_on_others:
         st.fail("joker on another player's meld (R10; only V5 allows it)")
     if m.kind == "group":
-        m.cards.append(c)  # R10: more naturals of the rank (checked below), or an own joker
+        _grow_group(m, c)
     elif c != JK and m.pos.get(rec["position"]) == JK:
         _replace_joker(st, m, rec)
     else:
         _grow_run(st, m, c, rec["position"])
     m.check(st.where())
+
+
+def _grow_group(m, c):
+    """R10: a group takes more naturals of its rank (checked with the meld), or an own joker."""
+    m.cards.append(c)
 
 
 def _grow_run(st, m, c, p):
