@@ -657,6 +657,22 @@ def test_real_whole_game_with_totals():
         assert check(t.records, t.rules, df[df["game"] == game]) >= 9
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the engine warns about dropped hands
+def test_real_drops_in_hands_and_whole_games():
+    """R13 with max_replays=1: random play in hand 9 is void twice and dropped; a whole game
+    goes on with the next dealer and is not complete (R14)."""
+    rules = ks.Rules(players=4, max_replays=1)
+    assert referee_hands(3, 9, "random", 2, rules) == 6
+    df = ks.play_games(2, seed=5, rules=rules, policies="random", voids=True)
+    for game in range(2):
+        t = ks.trace(5, game=game, rules=rules, policies="random", whole_game=True)
+        _new_records(t)
+        rows = df[df["game"] == game]
+        assert any(r["event"] == "drop" for r in t.records)
+        assert check(t.records, t.rules, rows, can_lay=can_lay) > 9
+        assert not rows["complete"].any()
+
+
 @pytest.mark.xfail(reason="engine lays extra runs before the contract groups of an opening",
                    strict=False)
 def test_engine_lays_contract_melds_first():
