@@ -45,84 +45,110 @@ def run_positions(cards):
 
 
 def _run_candidates(hand: Counter, suit: int, jokers: int):
-    """Every run of `suit` the hand can make: (cards, jokers used)."""
-    out = []
+    """Every run of `suit` the hand can make, as ``(naturals used, jokers used)`` pairs.
+
+    Every span (R4: 4-13 long, never both 1 and 14) and every joker placement, jokers also
+    standing where the hand holds the natural (that natural then stays free for a group or in
+    hand). Runs that use the same naturals and the same number of jokers are interchangeable for
+    everything else, so each such pair is listed once.
+    """
+    out = set()
     for lo in range(1, 12):
         for hi in range(lo + 3, min(14, lo + 12) + 1):
             span = list(range(lo, hi + 1))
-            for nj in range(0, min(jokers, len(span)) + 1):
-                for jpos in itertools.combinations(span, nj):
+            held = [p for p in span if hand[(suit, 1 if p == 14 else p)] > 0]
+            forced = [p for p in span if p not in held]  # no natural: a joker must stand there
+            if len(forced) > jokers:
+                continue
+            for extra in range(0, min(jokers - len(forced), len(held)) + 1):
+                for over in itertools.combinations(held, extra):
+                    jpos = set(forced) | set(over)
                     cards = [JK if p in jpos else (suit, 1 if p == 14 else p) for p in span]
-                    need = Counter(c for c in cards if c != JK)
-                    if all(hand[c] >= n for c, n in need.items()) and run_positions(cards):
-                        out.append((cards, nj))
-    return out
+                    if run_positions(cards):
+                        nat = tuple(sorted(c for c in cards if c != JK))
+                        out.add((nat, len(jpos)))
+    return sorted(out)
 
 
-def best_opening_value(cards, groups: int, runs: int, v6: bool = False):
-    """Largest penalty value an opening can lay down (None if the contract cannot be laid).
+def _groups_best(rem: Counter, jl: int, groups: int):
+    """Best ``(value, cards)`` of own groups from ``rem`` with ``jl`` jokers, at least ``groups``.
 
-    Brute force: every combination of at most one run per suit (every span, every joker
-    placement), then a DP over ranks trying every sub-multiset of naturals and every joker count
-    for a group of that rank (R3, R5, R7).
+    A DP over ranks trying, for each rank, no group or every sub-multiset of its naturals with at
+    least 2 cards and every joker count making 3+ cards (R3; R5: one group per rank).
+    """
+    by_rank = {k: [(s, n) for (s, kk), n in rem.items() if kk == k and n > 0] for k in
+               range(1, 14)}
+
+    @cache
+    def f(k: int, jl: int, ng: int):
+        # best (value, cards) from ranks k..13, ng capped at `groups`
+        if k == 14:
+            return (0, 0) if ng >= groups else None
+        res = f(k + 1, jl, ng)
+        suits = by_rank[k]
+        for take in itertools.product(*[range(n + 1) for _, n in suits]):
+            nat = sum(take)
+            if nat < 2:
+                continue
+            v_nat = sum(t * value((s, k)) for t, (s, _) in zip(take, suits, strict=True))
+            for j in range(0, jl + 1):
+                if nat + j < 3:
+                    continue
+                sub = f(k + 1, jl - j, min(ng + 1, groups))
+                if sub is not None:
+                    cand = (v_nat + 50 * j + sub[0], nat + j + sub[1])
+                    if res is None or cand > res:
+                        res = cand
+        return res
+
+    return f(1, jl, 0)
+
+
+def best_opening(cards, groups: int, runs: int, v6: bool = False):
+    """Best ``(value laid, cards laid)`` of an opening, or None if the contract cannot be laid.
+
+    Brute force over every combination of at most one run per suit (R5), each run any span and
+    any joker placement (R4), then the best groups from what is left (R3, R5); at least
+    ``groups`` groups and ``runs`` runs (R7: the contract plus any further own melds). V6: a
+    13-card run counts as three runs when the contract has three. The lay-down laying the most
+    penalty wins; ties go to the one laying more cards (fewer left in hand).
     """
     hand = Counter(cards)
     jokers = hand.pop(JK, 0)
-    per_suit = [_run_candidates(hand, s, jokers) for s in range(4)]
+    per_suit = [[None] + _run_candidates(hand, s, jokers) for s in range(4)]
+    memo = {}
     best = None
-
-    def groups_dp(rem: Counter, jl: int):
-        by_rank = {k: [(s, n) for (s, kk), n in rem.items() if kk == k and n > 0] for k in
-                   range(1, 14)}
-
-        @cache
-        def f(k: int, jl: int, ng: int):
-            # best (value, groups reached) from ranks k..13, ng capped at `groups`
-            if k == 14:
-                return 0 if ng >= groups else None
-            res = f(k + 1, jl, ng)
-            suits = by_rank[k]
-            ranges = [range(n + 1) for _, n in suits]
-            for take in itertools.product(*ranges):
-                nat = sum(take)
-                if nat < 2:
-                    continue
-                v_nat = sum(t * value((s, k)) for t, (s, _) in zip(take, suits, strict=True))
-                for j in range(0, jl + 1):
-                    if nat + j < 3:
-                        continue
-                    sub = f(k + 1, jl - j, min(ng + 1, groups))
-                    if sub is not None:
-                        v = v_nat + 50 * j + sub
-                        if res is None or v > res:
-                            res = v
-            return res
-
-        return f(1, jl, 0)
-
-    for choice in itertools.product(*[[None] + opts for opts in per_suit]):
+    for choice in itertools.product(*per_suit):
         nruns = 0
         used = Counter()
         jused = 0
         for opt in choice:
             if opt is None:
                 continue
-            cards_, nj = opt
+            nat, nj = opt
             jused += nj
-            used.update(c for c in cards_ if c != JK)
-            nruns += 3 if (v6 and runs == 3 and len(cards_) == 13) else 1
+            used.update(nat)
+            nruns += 3 if (v6 and runs == 3 and len(nat) + nj == 13) else 1
         if nruns < runs or jused > jokers:
             continue
-        if any(used[c] > hand[c] for c in used):
-            continue
         rem = hand - used
-        gv = groups_dp(rem, jokers - jused)
+        key = (frozenset(rem.items()), jokers - jused)
+        if key not in memo:
+            memo[key] = _groups_best(rem, jokers - jused, groups)
+        gv = memo[key]
         if gv is None:
             continue
-        total = gv + sum(value(c) * n for c, n in used.items()) + 50 * jused
+        total = (gv[0] + sum(value(c) * n for c, n in used.items()) + 50 * jused,
+                 gv[1] + sum(used.values()) + jused)
         if best is None or total > best:
             best = total
     return best
+
+
+def best_opening_value(cards, groups: int, runs: int, v6: bool = False):
+    """Largest penalty value an opening can lay down (None if the contract cannot be laid)."""
+    best = best_opening(cards, groups, runs, v6)
+    return None if best is None else best[0]
 
 
 # -- lay-off twin (R10, R11) -----------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 from conftest import random_hand, to_ref
 from hypothesis import given
 from hypothesis import strategies as st
-from reference import best_opening_value, is_group, run_positions
+from reference import best_opening, best_opening_value, is_group, run_positions
 
 import kalooki_sim as ks
 from kalooki_sim.cards import PENALTY, to_codes
@@ -93,20 +93,22 @@ def test_solver_bad_contract_is_a_clear_error():
         ks.solve_opening("A♠", (0, 5))
 
 
-def check_opening(codes, contract, o):
+def check_opening(codes, contract, o, rules=None):
     """Every card once; every meld valid; R5 distinct ranks/suits; contract met; penalty right."""
     g, r = ks.Rules().contract(contract) if isinstance(contract, int) else contract
-    parsed = [to_codes(m).tolist() for m in o.melds]
-    laid = Counter(c for m in parsed for c in m) + Counter(to_codes(o.leftover).tolist())
+    parsed = [to_codes(m, rules).tolist() for m in o.melds]
+    laid = Counter(c for m in parsed for c in m) + Counter(to_codes(o.leftover, rules).tolist())
     assert laid == Counter(codes.tolist())
-    kinds = [ks.meld_kind(m) for m in o.melds]
+    kinds = [ks.meld_kind(m) if rules is None else
+             ("group" if is_group(to_ref(m)) else "run" if run_positions(to_ref(m)) else None)
+             for m in parsed]
     assert None not in kinds
     grp = [m for m, k in zip(parsed, kinds, strict=True) if k == "group"]
     run = [m for m, k in zip(parsed, kinds, strict=True) if k == "run"]
     assert len(grp) >= g and len(run) >= r
     assert len({next(c % 13 for c in m if c != ks.JOKER) for m in grp}) == len(grp)
     assert len({next(c // 13 for c in m if c != ks.JOKER) for m in run}) == len(run)
-    assert o.leftover_penalty == int(PENALTY[to_codes(o.leftover)].sum())
+    assert o.leftover_penalty == int(PENALTY[to_codes(o.leftover, rules)].sum())
 
 
 @given(
@@ -192,3 +194,73 @@ def test_reference_helpers_agree_with_meld_kind(rng):
         ref = "group" if is_group(to_ref(codes)) else ("run" if run_positions(to_ref(codes))
                                                         else None)
         assert ks.meld_kind(codes) == ref, ks.parse_cards(codes)
+
+
+# -- issue 7: jokers over held naturals, joker-rich packs (R3, R4, R5, R7) -------------------
+
+
+@pytest.mark.parametrize(
+    "hand, contract, rules, left, pen",
+    [
+        # A♣ JK 3♣ JK keeps the 2♣ (2) and lays both jokers; A♣ 2♣ 3♣ JK would keep a joker (50)
+        ("A♣ 2♣ 3♣ JK JK", (0, 1), ks.Rules(), ["2♣"], 2),
+        ("A♣ 2♣ 3♣ Q♠ K♠ A♠ JK JK JK", (0, 2), ks.Rules(jokers=8), ["2♣"], 2),
+        # from a 30-joker pack (the old solver left 70)
+        ("2♣ 3♣ 6♣ 4♦ 10♦ A♠ J♠ K♠ JK JK JK JK JK", (0, 2), ks.Rules(decks=3, jokers=30),
+         None, 35),
+    ],
+)
+def test_R4_R7_solver_plays_joker_over_held_natural(hand, contract, rules, left, pen):
+    o = ks.solve_opening(hand, contract, rules)
+    codes = to_codes(hand, rules)
+    assert o.leftover_penalty == pen
+    if left is not None:
+        assert o.leftover == left
+    check_opening(codes, contract, o, rules)
+    ref = best_opening(to_ref(codes), *contract)
+    assert ref == (int(PENALTY[codes].sum()) - pen, len(codes) - len(o.leftover))
+
+
+def joker_rich_hand(rng, decks, jokers, max_cards=20):
+    """A hand built near a random (groups, runs) contract from a pack of ``decks`` decks and
+    ``jokers`` jokers: partial groups and runs, a few stray cards, 0-8 jokers."""
+    g = int(rng.integers(0, 4))
+    r = int(rng.integers(0, 5)) or (0 if g else 1)
+    cards = []
+    for k in rng.choice(13, g, replace=False):
+        cards += [int(s) * 13 + int(k) for s in rng.choice(4, int(rng.integers(1, 4)))]
+    for s in rng.choice(4, r, replace=False):
+        lo, n = int(rng.integers(0, 13)), int(rng.integers(3, 8))
+        cards += [int(s) * 13 + (lo + j) % 13 for j in range(n) if rng.random() < 0.7]
+    cards += [int(x) for x in rng.integers(0, 52, int(rng.integers(0, 4)))]
+    cnt = Counter(cards)
+    cards = [c for c in cnt for _ in range(min(cnt[c], decks))]
+    nj = int(rng.integers(0, min(jokers, 8) + 1))
+    if len(cards) > max_cards - nj:
+        cards = [int(c) for c in rng.permutation(cards)[: max_cards - nj]]
+    if rng.random() < 0.5 and g + r > 1:
+        g = max(0, g - 1)
+    return np.array(cards + [ks.JOKER] * nj, dtype=np.int64), (g, r)
+
+
+def _compare_joker_rich(rng, n_hands):
+    for _ in range(n_hands):
+        rules = ks.Rules(decks=int(rng.integers(2, 5)), jokers=int(rng.integers(4, 31)))
+        codes, contract = joker_rich_hand(rng, rules.decks, rules.jokers)
+        ref = best_opening(to_ref(codes), *contract)
+        o = ks.solve_opening(codes, contract, rules)
+        got = None if o is None else (int(PENALTY[codes].sum()) - o.leftover_penalty,
+                                      len(codes) - len(o.leftover))
+        assert got == ref, (ks.parse_cards(codes, rules), contract)
+        if o is not None:
+            check_opening(codes, contract, o, rules)
+
+
+def test_R3_R4_R5_solver_matches_twin_on_joker_rich_packs():
+    """3-4 decks, 6-30 jokers, hands near a contract: value and leftover count as the twin."""
+    _compare_joker_rich(np.random.default_rng(31), 600)
+
+
+@pytest.mark.slow
+def test_R3_R4_R5_solver_matches_twin_on_joker_rich_packs_many():
+    _compare_joker_rich(np.random.default_rng(32), 4000)

@@ -6,23 +6,37 @@ Given a hand as counts ``counts[suit, rank]`` plus ``jokers``, and a contract of
 and ``r`` runs, choose own melds -- at most one group per rank and one run per suit (R5), at
 least ``g`` groups and ``r`` runs (R7: the contract plus any further own melds) -- that lay down
 the largest penalty value, i.e. leave the smallest penalty in hand. Ties go to the lay-down that
-leaves fewer cards.
+leaves fewer cards. Any pack the rules allow: several copies of a card, up to 64 jokers.
 
 Method
 ------
-* Runs: for each suit, every legal run (span ``lo..hi`` of positions 1-14, 4-13 long, never
-  both 1 and 14, jokers where the hand lacks the natural, no two jokers adjacent) is listed
-  once into a workspace. A joker may also stand where the hand *has* the natural, which frees
-  that natural for a group of its rank; this is only listed when the hand holds another natural
-  of that rank (otherwise the freed card could never be laid, so the listing would be dominated).
-* Groups: once the runs are fixed the groups are forced. Every rank with >= 3 natural cards
-  left is a group; a rank with exactly 2 left is a group if a joker completes it (R3), best
-  pairs first; once any group is down every remaining joker is laid in one (R3 puts no cap on
-  jokers beside two naturals).
-* The four suits are searched with nested loops, pruned by the joker budget and by the number
-  of runs still reachable. No allocation: every array is a caller-owned workspace.
+Three exchange facts cut the search without losing the optimum:
 
-The workspace layout is documented on :func:`solve_kernel`.
+* E1. Once any group is laid, every joker left over goes into it (R3 caps no jokers beside two
+  naturals): it lays 50 more.
+* E2. A group takes every natural of its rank that no run uses.
+* E3. With a group laid, a joker standing where the hand holds the natural ("freeing" it) only
+  pays when that natural completes a group of its rank to exactly two naturals, with no natural
+  of the rank left in hand (otherwise put the natural back and the joker in a group: as good or
+  better). So a freed rank ``k`` has ``a_k >= 2`` naturals in hand and ``a_k - (suits holding
+  k) <= 1``, and each freed position costs a second joker in its group: a run frees at most
+  ``(jokers - forced jokers) // 2`` positions.
+
+The search then has two parts, and the better result wins:
+
+* Runs and groups (the main search). For each suit every legal run (span ``lo..hi`` of positions
+  1-14, 4-13 long, never both 1 and 14, jokers where the hand lacks the natural, no two jokers
+  adjacent), plus the freed positions E3 allows, is listed once into a workspace. Once the runs
+  are fixed the groups are forced (:func:`_groups`, by E1 and E2). The four suits are searched
+  with nested loops, pruned by the joker budget, the runs still reachable and a value bound.
+* Runs only (``g == 0``). With no group, jokers are laid only in runs, and a joker may then
+  stand over a held natural that stays in hand (``A♣ JK 3♣ JK`` keeps the 2♣ and lays both
+  jokers). :func:`_runs_only` finds per suit the best run with exactly ``e`` jokers
+  (:func:`_suit_table`, a DP along each span) and combines the suits by a knapsack on jokers.
+  It only runs when a bound says it could beat the main search.
+
+No allocation: every array is a caller-owned workspace. The layout is documented on
+:func:`solve_kernel`.
 """
 
 from __future__ import annotations
@@ -35,9 +49,25 @@ O_LO, O_HI, O_JMASK, O_NJOK, O_VALUE, O_NCARDS = 0, 1, 2, 3, 4, 5
 OPT_COLS = 6
 #: run options per suit that the default workspace can hold; the wrapper grows it if needed
 DEFAULT_CAPACITY = 2048
-SCRATCH = 54  # fixed part of the scratch workspace; the joker count is added to it
-# objective = value * SCALE + cards laid: penalty first, then fewer leftover cards
-SCALE = 256
+#: status when ``opts`` is too small for the hand's run options (grow it and retry)
+OVERFLOW = -2
+#: status when the hand cannot lay the contract
+NO_OPENING = -1
+# objective = value * SCALE + cards laid: penalty first, then fewer leftover cards. Above any
+# hand the rules allow (8 decks x 52 + 64 jokers = 480 cards).
+SCALE = 4096
+# runs-only part: jokers one run can hold (13 positions, none adjacent) and in four runs
+RUN_JOKERS = 7
+ALL_RUN_JOKERS = 4 * RUN_JOKERS
+# scratch layout (int64 offsets); see solve_kernel
+S_REM_N, S_REM_V, S_SWP, S_NOPT, S_BEST, S_COMB = 0, 14, 28, 42, 46, 50
+S_DP = 64  # 4 blocks of 2 * (RUN_JOKERS + 2): dp value / mask, current and next
+DP_W = 2 * (RUN_JOKERS + 2)
+S_TAB = S_DP + 4 * DP_W  # [4 suits, 2 kinds, RUN_JOKERS + 1, 4 fields]
+T_OBJ, T_LO, T_HI, T_MASK = 0, 1, 2, 3
+S_KNAP = S_TAB + 4 * 2 * (RUN_JOKERS + 1) * 4  # [5 layers, ALL_RUN_JOKERS + 1, 5]
+#: fixed length of the scratch workspace (older callers add the joker count; it is unused)
+SCRATCH = S_KNAP + 5 * (ALL_RUN_JOKERS + 1) * 5
 
 
 @njit(cache=True)
@@ -57,10 +87,32 @@ def pos_rank(p):
 
 
 @njit(cache=True)
-def _list_runs(counts, suit, jokers, rank_total, opts, cap, swp, comb):
-    """List every legal run of ``suit`` into ``opts``; return the count, or -1 if over ``cap``.
+def _freeable_ranks(counts, rem_n, ban_ranks):
+    """Bit mask of ranks whose natural a run's joker may free for a group (E3).
 
-    ``swp`` (>= 14) and ``comb`` (>= jokers) are scratch.
+    ``rem_n[k]`` holds the hand's naturals of rank ``k``. A freed rank has 2+ naturals, at most
+    one more than the suits holding it, and no group of it on the table yet (R5).
+    """
+    mask = 0
+    for k in range(1, 14):
+        if (ban_ranks >> k) & 1 or rem_n[k] < 2:
+            continue
+        hold = 0
+        for s in range(4):
+            if counts[s, k] > 0:
+                hold += 1
+        if rem_n[k] - hold <= 1:
+            mask |= 1 << k
+    return mask
+
+
+@njit(cache=True)
+def _list_runs(counts, suit, jokers, free_mask, opts, cap, swp, comb):
+    """List every useful legal run of ``suit`` into ``opts``; return the count, -2 if over ``cap``.
+
+    Forced jokers stand where the hand lacks the natural; on top of them up to
+    ``(jokers - forced) // 2`` jokers may stand over held naturals of the ranks in ``free_mask``
+    (E3). ``swp`` (>= 14) and ``comb`` (>= 14) are scratch.
     """
     n = 0
     for lo in range(1, 12):
@@ -84,16 +136,13 @@ def _list_runs(counts, suit, jokers, rank_total, opts, cap, swp, comb):
                 fcards += 1
             if hi - lo + 1 < 4:
                 continue
-            # positions whose natural may be freed for a group (hand has another of the rank)
+            # held positions a joker may free for a group (E3)
             m = 0
             for p in range(lo, hi + 1):
-                if not (fmask >> p) & 1:
-                    kk = pos_rank(p)
-                    if rank_total[kk] >= 2:
-                        swp[m] = p
-                        m += 1
-            budget = jokers - forced
-            top = min(budget, m)
+                if not (fmask >> p) & 1 and (free_mask >> pos_rank(p)) & 1:
+                    swp[m] = p
+                    m += 1
+            top = min((jokers - forced) // 2, m)
             for size in range(0, top + 1):
                 # combinations of `size` freed positions, in lexicographic order
                 for i in range(size):
@@ -109,7 +158,7 @@ def _list_runs(counts, suit, jokers, rank_total, opts, cap, swp, comb):
                         nc -= 1
                     if (jmask & (jmask >> 1)) == 0:
                         if n >= cap:
-                            return -1
+                            return OVERFLOW
                         nj = forced + size
                         opts[n, O_LO] = lo
                         opts[n, O_HI] = hi
@@ -221,48 +270,175 @@ def _groups(rem_n, rem_v, jokers_left, g, ban_ranks, out_groups):
 
 
 @njit(cache=True)
-def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
-                 ban_ranks=0, ban_suits=0):
-    """Best opening of a hand for the contract (g groups, r runs).
+def _tab_at(s, kind, e):
+    """Scratch offset of the runs-only table entry (suit ``s``, ``kind``, ``e`` jokers)."""
+    return S_TAB + ((s * 2 + kind) * (RUN_JOKERS + 1) + e) * 4
 
-    Parameters
-    ----------
-    counts : int64[4, 14]
-        ``counts[s, k]`` natural cards of suit ``s`` and rank ``k`` (1-13); column 0 unused.
-    jokers : int
-        Jokers in hand.
-    g, r : int
-        The contract: at least ``g`` groups and ``r`` runs.
-    v6 : bool
-        Rule V6: a complete 13-card run stands for three runs when ``r == 3``.
-    opts : int64[4, cap, 6]
-        Workspace for listed run options.
-    scratch : int64[SCRATCH + jokers]
-        Workspace (see :func:`new_workspace`).
-    out_runs : int64[4, 3]
-        Receives ``(lo, hi, joker mask)`` of the chosen run per suit; ``lo = 0`` for none.
-        Bit ``p`` of the mask is set where a joker stands at position ``p``.
-    out_groups : int64[14]
-        Receives the jokers in each rank's group, -1 where that rank has no group. Every
-        natural of a grouped rank not used by a run is in its group.
 
-    ban_ranks, ban_suits : int
-        Bit masks of ranks (bit k) and suits (bit s) the player already has a meld of (R5):
-        used for the further melds of an opened player, with ``g = r = 0``.
+@njit(cache=True)
+def _knap_at(layer, j, rc):
+    """Scratch offset of the knapsack cell (suits done ``layer``, jokers ``j``, runs ``rc``)."""
+    return S_KNAP + (layer * (ALL_RUN_JOKERS + 1) + j) * 5 + rc
 
-    Returns
-    -------
-    (value, cards) : (int, int)
-        Penalty laid down and cards laid down by the best opening, or ``(-1, 0)`` if the hand
-        cannot lay the contract; ``(-2, 0)`` if ``opts`` was too small (grow it and retry).
+
+@njit(cache=True)
+def _span_step(counts, s, p, first, em, scratch):
+    """Extend the runs-only DP of one span by position ``p`` (R4); False if no state is left.
+
+    Current states sit at ``S_DP`` (values) and ``S_DP + DP_W`` (joker masks), index
+    ``2 * e + b``: ``e`` jokers so far, ``b`` = 1 if position ``p - 1`` holds a joker. A value
+    of -1 marks an impossible state. A joker may stand anywhere (also over a held natural, which
+    then stays in hand) but never beside another joker.
     """
-    cap = opts.shape[1]
-    rem_n = scratch[0:14]
-    rem_v = scratch[14:28]
-    swp = scratch[28:42]
-    nopt = scratch[42:46]
-    best_i = scratch[46:50]
-    comb = scratch[SCRATCH:]
+    cur = S_DP
+    nxt = S_DP + 2 * DP_W
+    k = pos_rank(p)
+    held = counts[s, k] > 0
+    v = card_value(s, k)
+    bit = 1 << p
+    for i in range(DP_W):
+        scratch[nxt + i] = -1
+    if first:
+        if held:
+            scratch[nxt] = v
+            scratch[nxt + DP_W] = 0
+        if em >= 1:
+            scratch[nxt + 3] = 50
+            scratch[nxt + 3 + DP_W] = bit
+    else:
+        for e in range(em + 1):
+            a = scratch[cur + 2 * e]
+            b = scratch[cur + 2 * e + 1]
+            if held and max(a, b) >= 0:
+                src = cur + 2 * e + (0 if a >= b else 1)
+                scratch[nxt + 2 * e] = scratch[src] + v
+                scratch[nxt + 2 * e + DP_W] = scratch[src + DP_W]
+            if a >= 0 and e < em:
+                scratch[nxt + 2 * e + 3] = a + 50
+                scratch[nxt + 2 * e + 3 + DP_W] = scratch[cur + 2 * e + DP_W] | bit
+    alive = False
+    for i in range(DP_W):
+        scratch[cur + i] = scratch[nxt + i]
+        scratch[cur + DP_W + i] = scratch[nxt + DP_W + i]
+        if scratch[nxt + i] >= 0:
+            alive = True
+    return alive
+
+
+@njit(cache=True)
+def _suit_table(counts, s, em, kind13, scratch):
+    """Best run of suit ``s`` with exactly ``e`` jokers, for ``e = 0..em`` (runs-only part).
+
+    Fills the table entries ``(objective, lo, hi, joker mask)`` at :func:`_tab_at`: kind 1
+    holds 13-card runs when ``kind13`` (V6: they count as three runs), kind 0 every other run.
+    Every span ``lo..hi`` (R4: 4-13 long, never both 1 and 14) is grown one position at a time.
+    """
+    for lo in range(1, 12):
+        for hi in range(lo, min(14, lo + 12) + 1):
+            if not _span_step(counts, s, hi, hi == lo, em, scratch):
+                break
+            length = hi - lo + 1
+            if length < 4:
+                continue
+            kind = 1 if (kind13 and length == 13) else 0
+            for e in range(em + 1):
+                a = scratch[S_DP + 2 * e]
+                b = scratch[S_DP + 2 * e + 1]
+                if max(a, b) < 0:
+                    continue
+                src = S_DP + 2 * e + (0 if a >= b else 1)
+                obj = scratch[src] * SCALE + length
+                t = _tab_at(s, kind, e)
+                if obj > scratch[t + T_OBJ]:
+                    scratch[t + T_OBJ] = obj
+                    scratch[t + T_LO] = lo
+                    scratch[t + T_HI] = hi
+                    scratch[t + T_MASK] = scratch[src + DP_W]
+
+
+@njit(cache=True)
+def _runs_only(counts, jokers, r, v6, ban_suits, scratch):
+    """Best objective of a lay-down of runs only (at least ``r``), or -1; tables in scratch.
+
+    Per suit :func:`_suit_table`, then a knapsack over the suits on jokers used and runs laid
+    (capped at ``r``; V6 13-card runs count three when ``r == 3``).
+    """
+    kind13 = v6 and r == 3
+    em = min(jokers, RUN_JOKERS)
+    jmax = min(jokers, ALL_RUN_JOKERS)
+    for s in range(4):
+        for kind in range(2):
+            for e in range(RUN_JOKERS + 1):
+                scratch[_tab_at(s, kind, e) + T_OBJ] = -1
+        if not (ban_suits >> s) & 1:
+            _suit_table(counts, s, em, kind13, scratch)
+    for i in range(S_KNAP, SCRATCH):
+        scratch[i] = -1
+    scratch[_knap_at(0, 0, 0)] = 0
+    for s in range(4):
+        for j in range(jmax + 1):
+            for rc in range(r + 1):
+                base = scratch[_knap_at(s, j, rc)]
+                if base < 0:
+                    continue
+                dst = _knap_at(s + 1, j, rc)
+                scratch[dst] = max(scratch[dst], base)  # no run in suit s
+                for kind in range(2):
+                    rc2 = min(r, rc + (3 if kind == 1 else 1))
+                    for e in range(min(em, jmax - j) + 1):
+                        t = scratch[_tab_at(s, kind, e) + T_OBJ]
+                        if t >= 0:
+                            dst = _knap_at(s + 1, j + e, rc2)
+                            scratch[dst] = max(scratch[dst], base + t)
+    best = -1
+    for j in range(jmax + 1):
+        best = max(best, scratch[_knap_at(4, j, r)])
+    return best
+
+
+@njit(cache=True)
+def _runs_only_melds(jokers, r, best, scratch, out_runs):
+    """Write the runs of the runs-only optimum ``best`` into ``out_runs`` (knapsack backtrack)."""
+    jmax = min(jokers, ALL_RUN_JOKERS)
+    j = 0
+    for jj in range(jmax + 1):
+        if scratch[_knap_at(4, jj, r)] == best:
+            j = jj
+            break
+    rc = r
+    for s in range(3, -1, -1):
+        target = scratch[_knap_at(s + 1, j, rc)]
+        out_runs[s, 0] = 0
+        out_runs[s, 1] = 0
+        out_runs[s, 2] = 0
+        if scratch[_knap_at(s, j, rc)] == target:
+            continue
+        found = False
+        for kind in range(2):
+            w = 3 if kind == 1 else 1
+            for e in range(min(j, RUN_JOKERS) + 1):
+                t = _tab_at(s, kind, e)
+                if scratch[t + T_OBJ] < 0:
+                    continue
+                for rc0 in range(r + 1):
+                    if min(r, rc0 + w) == rc and \
+                            scratch[_knap_at(s, j - e, rc0)] + scratch[t + T_OBJ] == target:
+                        out_runs[s, 0] = scratch[t + T_LO]
+                        out_runs[s, 1] = scratch[t + T_HI]
+                        out_runs[s, 2] = scratch[t + T_MASK]
+                        j -= e
+                        rc = rc0
+                        found = True
+                        break
+                if found:
+                    break
+            if found:
+                break
+
+
+@njit(cache=True)
+def _count_ranks(counts, rem_n, rem_v):
+    """Naturals (``rem_n``) and their penalty (``rem_v``) per rank 1-13 of the whole hand."""
     for k in range(14):
         rem_n[k] = 0
         rem_v[k] = 0
@@ -271,17 +447,11 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
             c = counts[s, k]
             rem_n[k] += c
             rem_v[k] += c * card_value(s, k)
-    for s in range(4):
-        if (ban_suits >> s) & 1:
-            nopt[s] = 0
-        else:
-            n = _list_runs(counts, s, jokers, rem_n, opts[s], cap, swp, comb)
-            if n < 0:
-                return -2, 0
-            nopt[s] = n
-        best_i[s] = -1
-    # quick refusals: not enough suits with a run, or ranks with a group, for the contract
-    w3 = 3 if (v6 and r == 3) else 1
+
+
+@njit(cache=True)
+def _cannot_lay(nopt, rem_n, jokers, g, r, w3, ban_ranks):
+    """Quick refusal: too few suits with a run or ranks with a group for the contract."""
     suits_ok = 0
     for t in range(4):
         if nopt[t] > 0:
@@ -295,34 +465,39 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
             n3 += 1
         elif rem_n[k] == 2:
             n2 += 1
-    if suits_ok < r or n3 + min(n2, jokers) < g:
-        return -1, 0
-    # upper bounds: per suit the best run value; the groups at most every natural of a rank
-    # with a possible group, plus the jokers. `live` bounds the whole lay-down.
-    m1 = 0
-    m2 = 0
-    m3 = 0
-    for t in range(1, 4):
-        mv = 0
-        for i in range(nopt[t]):
-            if opts[t, i, O_VALUE] > mv:
-                mv = opts[t, i, O_VALUE]
-        if t == 1:
-            m1 = mv
-        elif t == 2:
-            m2 = mv
-        else:
-            m3 = mv
+    return suits_ok < r or n3 + min(n2, jokers) < g
+
+
+@njit(cache=True)
+def _bounds(counts, jokers, opts, nopt, rem_n, rem_v, suf):
+    """Upper bounds on what can be laid: ``(gub, live, runs_only_ub)``; fills ``suf``.
+
+    ``suf[t]`` bounds the runs of suits ``t..3`` (best option value of each); ``gub`` bounds the
+    groups (every natural of a rank with a possible group, plus the jokers); ``live`` bounds the
+    whole lay-down (the search stops once it lays that much); ``runs_only_ub`` bounds the
+    runs-only part (every natural a run of its suit can hold, plus as many jokers as runs hold).
+    """
     gub = 50 * jokers
     for k in range(1, 14):
         if rem_n[k] >= 3 or (rem_n[k] == 2 and jokers > 0):
             gub += rem_v[k]
     live = gub
-    for t in range(4):
+    nat_ub = 0
+    run_suits = 0
+    suf[4] = 0
+    for t in range(3, -1, -1):
+        mv = 0
+        nv = 0
         um = 0  # positions any run option of suit t uses a natural at
         for i in range(nopt[t]):
+            mv = max(mv, opts[t, i, O_VALUE])
+            nv = max(nv, opts[t, i, O_VALUE] - 50 * opts[t, i, O_NJOK])
             span = ((1 << (opts[t, i, O_HI] + 1)) - 1) ^ ((1 << opts[t, i, O_LO]) - 1)
             um |= span & ~opts[t, i, O_JMASK]
+        suf[t] = suf[t + 1] + mv
+        nat_ub += nv
+        if nopt[t] > 0:
+            run_suits += 1
         for k in range(1, 14):
             if counts[t, k] == 0:
                 continue
@@ -330,40 +505,52 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
                 continue  # already counted in full
             if (um >> k) & 1 or (k == 1 and (um >> 14) & 1):
                 live += card_value(t, k)
-    suf1 = m1 + m2 + m3
-    suf2 = m2 + m3
-    suf3 = m3
+    runs_only_ub = nat_ub + 50 * min(jokers, RUN_JOKERS * run_suits)
+    return gub, live, runs_only_ub
+
+
+@njit(cache=True)
+def _search(opts, nopt, jokers, g, r, v6, ban_ranks, rem_n, rem_v, suf, gub, live, best_i):
+    """The main search: best ``(objective, value)`` over run options and forced groups.
+
+    Nested loops over the four suits (option -1 = no run in that suit), pruned by the joker
+    budget, the runs still reachable and the value bound; stops once ``live`` is laid. Writes
+    the winning option per suit to ``best_i``; ``rem_n`` / ``rem_v`` are restored on return.
+    """
+    v6r = v6 and r == 3
+    w3 = 3 if v6r else 1
+    suits_ok = 0
+    for t in range(4):
+        suits_ok += w3 * _has(nopt, t)
     best = -1
     best_val = -1
-    no_out = out_groups[:0]
-    # nested search over suits, option -1 = no run in that suit, pruned by the joker budget,
-    # the runs still reachable and the value bound; stops once every live card is laid
+    no_out = best_i[:0]
     for i0 in range(-1, nopt[0]):
-        nj0, ru0, rv0, rc0 = _take(opts, 0, i0, v6 and r == 3, 0, 0, 0, 0)
+        nj0, ru0, rv0, rc0 = _take(opts, 0, i0, v6r, 0, 0, 0, 0)
         if nj0 > jokers or ru0 + suits_ok - w3 * _has(nopt, 0) < r:
             continue
-        if rv0 + suf1 + gub < best_val:
+        if rv0 + suf[1] + gub < best_val:
             continue
         if i0 >= 0:
             _apply(opts[0], i0, 0, -1, rem_n, rem_v)
         for i1 in range(-1, nopt[1]):
-            nj1, ru1, rv1, rc1 = _take(opts, 1, i1, v6 and r == 3, nj0, ru0, rv0, rc0)
+            nj1, ru1, rv1, rc1 = _take(opts, 1, i1, v6r, nj0, ru0, rv0, rc0)
             if nj1 > jokers or ru1 + w3 * (_has(nopt, 2) + _has(nopt, 3)) < r:
                 continue
-            if rv1 + suf2 + gub < best_val:
+            if rv1 + suf[2] + gub < best_val:
                 continue
             if i1 >= 0:
                 _apply(opts[1], i1, 1, -1, rem_n, rem_v)
             for i2 in range(-1, nopt[2]):
-                nj2, ru2, rv2, rc2 = _take(opts, 2, i2, v6 and r == 3, nj1, ru1, rv1, rc1)
+                nj2, ru2, rv2, rc2 = _take(opts, 2, i2, v6r, nj1, ru1, rv1, rc1)
                 if nj2 > jokers or ru2 + w3 * _has(nopt, 3) < r:
                     continue
-                if rv2 + suf3 + gub < best_val:
+                if rv2 + suf[3] + gub < best_val:
                     continue
                 if i2 >= 0:
                     _apply(opts[2], i2, 2, -1, rem_n, rem_v)
                 for i3 in range(-1, nopt[3]):
-                    nj, runs, rv, rc = _take(opts, 3, i3, v6 and r == 3, nj2, ru2, rv2, rc2)
+                    nj, runs, rv, rc = _take(opts, 3, i3, v6r, nj2, ru2, rv2, rc2)
                     if nj > jokers or runs < r or rv + gub < best_val:
                         continue
                     if i3 >= 0:
@@ -395,9 +582,12 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
             _apply(opts[0], i0, 0, 1, rem_n, rem_v)
         if best_val >= live:
             break
-    if best < 0:
-        return -1, 0
-    # rebuild the winner's melds
+    return best, best_val
+
+
+@njit(cache=True)
+def _rebuild(opts, best_i, jokers, g, ban_ranks, rem_n, rem_v, out_runs, out_groups):
+    """Write the main search's winner (``best_i``) as runs and groups (consumes ``rem_n``)."""
     nj = 0
     for s in range(4):
         if best_i[s] >= 0:
@@ -412,14 +602,97 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
             out_runs[s, 1] = 0
             out_runs[s, 2] = 0
     _groups(rem_n, rem_v, jokers - nj, g, ban_ranks, out_groups)
+
+
+@njit(cache=True)
+def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
+                 ban_ranks=0, ban_suits=0):
+    """Best opening of a hand for the contract (g groups, r runs).
+
+    Parameters
+    ----------
+    counts : int64[4, 14]
+        ``counts[s, k]`` natural cards of suit ``s`` and rank ``k`` (1-13); column 0 unused.
+        Any number of copies (more decks, V1).
+    jokers : int
+        Jokers in hand (any number up to the pack's 64).
+    g, r : int
+        The contract: at least ``g`` groups and ``r`` runs.
+    v6 : bool
+        Rule V6: a complete 13-card run stands for three runs when ``r == 3``.
+    opts : int64[4, cap, 6]
+        Workspace for listed run options (columns ``O_*``).
+    scratch : int64[SCRATCH] (longer is fine)
+        Workspace. Offsets: ``S_REM_N`` / ``S_REM_V`` naturals and penalty per rank (14 each),
+        ``S_SWP`` (14) and ``S_COMB`` (14) for the run listing, ``S_NOPT`` (4) options per suit,
+        ``S_BEST`` (4) chosen option per suit, ``S_DP`` the runs-only DP (4 x ``DP_W``),
+        ``S_TAB`` its per-suit tables, ``S_KNAP`` its knapsack; the upper bounds per suit reuse
+        ``S_SWP``.
+    out_runs : int64[4, 3]
+        Receives ``(lo, hi, joker mask)`` of the chosen run per suit; ``lo = 0`` for none.
+        Bit ``p`` of the mask is set where a joker stands at position ``p``. Naturals of the
+        span not under a joker are in the run.
+    out_groups : int64[14]
+        Receives the jokers in each rank's group, -1 where that rank has no group. Every
+        natural of a grouped rank not used by a run is in its group.
+
+    ban_ranks, ban_suits : int
+        Bit masks of ranks (bit k) and suits (bit s) the player already has a meld of (R5):
+        used for the further melds of an opened player, with ``g = r = 0``.
+
+    Returns
+    -------
+    (value, cards) : (int, int)
+        Penalty laid down and cards laid down by the best opening, or ``(NO_OPENING, 0)``
+        (-1) if the hand cannot lay the contract; ``(OVERFLOW, 0)`` (-2) if ``opts`` was too
+        small (grow it and retry). Writes ``opts``, ``scratch``, ``out_runs``, ``out_groups``.
+    """
+    cap = opts.shape[1]
+    rem_n = scratch[S_REM_N:S_REM_N + 14]
+    rem_v = scratch[S_REM_V:S_REM_V + 14]
+    swp = scratch[S_SWP:S_SWP + 14]
+    nopt = scratch[S_NOPT:S_NOPT + 4]
+    best_i = scratch[S_BEST:S_BEST + 4]
+    comb = scratch[S_COMB:S_COMB + 14]
+    _count_ranks(counts, rem_n, rem_v)
+    free_mask = _freeable_ranks(counts, rem_n, ban_ranks)
+    for s in range(4):
+        nopt[s] = 0
+        if not (ban_suits >> s) & 1:
+            n = _list_runs(counts, s, jokers, free_mask, opts[s], cap, swp, comb)
+            if n < 0:
+                return OVERFLOW, 0
+            nopt[s] = n
+        best_i[s] = -1
+    w3 = 3 if (v6 and r == 3) else 1
+    if _cannot_lay(nopt, rem_n, jokers, g, r, w3, ban_ranks):
+        return NO_OPENING, 0
+    suf = swp[:5]
+    gub, live, ro_ub = _bounds(counts, jokers, opts, nopt, rem_n, rem_v, suf)
+    best, best_val = _search(opts, nopt, jokers, g, r, v6, ban_ranks, rem_n, rem_v, suf, gub,
+                             live, best_i)
+    if best < 0:
+        return NO_OPENING, 0
+    # with no group to take them, jokers may pay more over held naturals in runs (E3)
+    if g == 0 and jokers > 0 and best_val <= ro_ub:
+        ro = _runs_only(counts, jokers, r, v6, ban_suits, scratch)
+        if ro > best:
+            _runs_only_melds(jokers, r, ro, scratch, out_runs)
+            for k in range(14):
+                out_groups[k] = -1
+            return ro // SCALE, ro % SCALE
+    _rebuild(opts, best_i, jokers, g, ban_ranks, rem_n, rem_v, out_runs, out_groups)
     return best // SCALE, best % SCALE
 
 
 def new_workspace(max_jokers, capacity=DEFAULT_CAPACITY):
-    """Preallocated workspaces for :func:`solve_kernel`: ``(opts, scratch, runs, groups)``."""
+    """Preallocated workspaces for :func:`solve_kernel`: ``(opts, scratch, runs, groups)``.
+
+    ``max_jokers`` is no longer needed (the scratch has a fixed length) and kept for callers.
+    """
     return (
         np.zeros((4, capacity, OPT_COLS), np.int64),
-        np.zeros(SCRATCH + max(int(max_jokers), 1), np.int64),
+        np.zeros(SCRATCH, np.int64),
         np.zeros((4, 3), np.int64),
         np.zeros(14, np.int64),
     )
