@@ -60,6 +60,28 @@ class Policy:
         player can go out on the opening and double the others (R12).
     hold_turns : int
         With ``hold``: give up holding and open normally after this many own turns (>= 0).
+    exact : bool
+        Count the cards still needed exactly (:func:`~kalooki_sim.cards_needed`, with the dead
+        cards, those in the discard pile and on the table, unable to come) instead of the quick
+        lower bound; and, before opening, discard the card whose loss leaves the fewest cards
+        needed, then the most live outs, then the highest penalty.
+    call_max_need : int
+        Call only when the contract would then need at most this many more cards (>= 0; 99:
+        any). A call that completes the contract is always allowed.
+    call_min_stock : int
+        Do not call while the stock holds fewer cards than this (>= 0): the penalty card
+        comes from it and an exhausted stock voids the hand (R13).
+    call_max_card : int
+        Do not call a card whose penalty is above this (0-50; 50: any), unless it completes
+        the contract: a called card that is not laid is caught in hand (R12).
+    call_danger : int
+        Do not call while an opponent who has opened holds this many cards or fewer (>= 0;
+        0: never held back): the two cards a call adds may be caught when that player goes out.
+    hold_danger : int
+        With ``hold``: stop holding once an opened opponent holds this many cards or fewer.
+    defend : bool
+        Before opening, among equally good discards, prefer one whose rank the next player
+        (if unopened) has not taken or called this hand.
 
     Examples
     --------
@@ -78,6 +100,13 @@ class Policy:
     take_gain: int = 1
     hold: bool = False
     hold_turns: int = 1000
+    exact: bool = False
+    call_max_need: int = 99
+    call_min_stock: int = 0
+    call_max_card: int = 50
+    call_danger: int = 0
+    hold_danger: int = 0
+    defend: bool = False
 
     def __post_init__(self):
         def put(field, value):
@@ -88,11 +117,14 @@ class Policy:
         if not self.name.strip():
             raise ValueError(not_allowed("name", self.name, "a non-empty string"))
         put("random", check_bool("random", self.random))
-        put("hold", check_bool("hold", self.hold))
+        for field in ("hold", "exact", "defend"):
+            put(field, check_bool(field, getattr(self, field)))
+        put("call_max_card", check_int("call_max_card", self.call_max_card, 0, 50))
         if self.call_limit is not None:
             put("call_limit", check_int("call_limit", self.call_limit, 0,
                                         why="or None for the rules' limit"))
-        for field in ("call_gain", "take_gain", "hold_turns"):
+        for field in ("call_gain", "take_gain", "hold_turns", "call_max_need", "call_min_stock",
+                      "call_danger", "hold_danger"):
             put(field, check_int(field, getattr(self, field), 0))
 
     def vector(self) -> np.ndarray:
@@ -105,6 +137,13 @@ class Policy:
         v[_E.P_TAKE_GAIN] = self.take_gain
         v[_E.P_HOLD] = 1.0 if self.hold else 0.0
         v[_E.P_HOLD_TURNS] = self.hold_turns
+        v[_E.P_EXACT] = 1.0 if self.exact else 0.0
+        v[_E.P_CALL_MAX_NEED] = self.call_max_need
+        v[_E.P_CALL_MIN_STOCK] = self.call_min_stock
+        v[_E.P_CALL_MAX_CARD] = self.call_max_card
+        v[_E.P_CALL_DANGER] = self.call_danger
+        v[_E.P_HOLD_DANGER] = self.hold_danger
+        v[_E.P_DEFEND] = 1.0 if self.defend else 0.0
         return v
 
 

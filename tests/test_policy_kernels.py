@@ -58,7 +58,8 @@ def test_unopened_discard_is_the_costliest_card_needed_least():
         rv[E.R_GROUPS], rv[E.R_RUNS] = rules.contract(contract)
         codes = random_hand(rng, int(rng.integers(9, 20)), joker_rich=i % 5 == 0)
         hand = _row(codes)[None, :]
-        got = E._choose_discard(0, hand, ps, gs, melds, rv, pol, np.zeros(2, np.uint64))
+        got = E._choose_discard(0, hand, ps, gs, melds, rv, pol, np.zeros(2, np.uint64),
+                                np.zeros((4, 14), np.int64))
         cands = [c for c in range(52) if hand[0, c] > 0]
         if not cands:
             assert got == -1

@@ -3,7 +3,10 @@
 One hand is played by :func:`play_hand` on preallocated arrays; nothing is allocated per turn.
 Layouts (all ``int64`` unless said):
 
-* ``hand[P, 53]``: card counts per seat (codes as in :mod:`kalooki_sim.cards`).
+* ``hand[P + 4, 53]``: card counts per seat (codes as in :mod:`kalooki_sim.cards`); row
+  ``P`` (:func:`_seen_row`) counts the dead cards, those in the discard pile and on the table;
+  rows ``P + 1`` to ``P + 3`` are scratch for the policies (availability for the needed count,
+  for live outs, and per-card counts of a discard choice).
 * ``ps[P, PS_COLS]``: per-seat state, columns ``PS_*``.
 * ``gs[GS_COLS]``: hand state, columns ``GS_*``.
 * ``stock``, ``disc``: the stock (top = last) and the discard pile (top = last).
@@ -33,8 +36,9 @@ SOLVER_CAPACITY = 8192
 MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (stalled)
 
 # per-seat state
-PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS = range(7)
-PS_COLS = 7
+# PS_TOOK: bit mask of the ranks the seat took or called from the pile this hand (public)
+PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS, PS_TOOK = range(8)
+PS_COLS = 8
 # hand state
 # GS_LIVE: the top discard is on offer under R9 (after a discard or the upcard, C1; not after a
 # turn that ended with no discard, C2, nor once taken or called); GS_DISCARDER: who put it there
@@ -46,9 +50,11 @@ GS_COLS = 15
 (R_PLAYERS, R_CARDS, R_GROUPS, R_RUNS, R_CALL_LIMIT, R_FREE_EXT, R_JOKERS_OTHERS, R_V6,
  R_V4, R_DECKS, R_JOKERS) = range(11)
 R_COLS = 11
-# policy parameters (P_CALL_LIMIT < 0: the rules' limit)
-P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS = range(6)
-NPARAM = 6
+# policy parameters (P_CALL_LIMIT < 0: the rules' limit), documented on policies.Policy
+(P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS, P_EXACT,
+ P_CALL_MAX_NEED, P_CALL_MIN_STOCK, P_CALL_MAX_CARD, P_CALL_DANGER, P_HOLD_DANGER,
+ P_DEFEND) = range(13)
+NPARAM = 13
 # log events
 (EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
  EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,
@@ -197,8 +203,16 @@ def need(hrow, g, r):
 
 
 @njit(cache=True)
-def _draw_stock(stock, disc, gs, rstate, log):
-    """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void."""
+def _seen_row(hand):
+    """Index of the row of ``hand`` that counts the dead cards (pile and table)."""
+    return hand.shape[0] - 4
+
+
+@njit(cache=True)
+def _draw_stock(stock, disc, gs, rstate, log, seen):
+    """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void.
+
+    The reshuffled discards are no longer public (``seen`` is decremented)."""
     if gs[GS_STOCK_N] == 0:
         if gs[GS_RESHUFFLED] == 1 or gs[GS_DISC_N] <= 1:
             gs[GS_VOID] = 1
@@ -207,6 +221,7 @@ def _draw_stock(stock, disc, gs, rstate, log):
         top = disc[n]
         for i in range(n):
             stock[i] = disc[i]
+            seen[disc[i]] -= 1
         R.shuffle(rstate, stock, n)
         disc[0] = top
         gs[GS_DISC_N] = 1
@@ -242,71 +257,101 @@ def _contract_runs(out_runs, r, v6):
 
 
 @njit(cache=True)
-def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups, g, r, v6):
-    """Lay the solver's melds (runs first, then groups) for ``seat``; writes hand, ps, melds.
+def _lay_run(seat, s, contract, hand, ps, gs, melds, log, out_runs):
+    """Lay the solver's run of suit ``s``; writes hand (and the dead cards), ps, melds."""
+    lo = out_runs[s, 0]
+    hi = out_runs[s, 1]
+    jm = out_runs[s, 2]
+    m = gs[GS_N_MELDS]
+    gs[GS_N_MELDS] = m + 1
+    nj = 0
+    for p in range(lo, hi + 1):
+        if (jm >> p) & 1:
+            nj += 1
+    melds[m, L.KIND] = L.RUN
+    melds[m, L.OWNER] = seat
+    melds[m, L.KEY] = s
+    melds[m, L.LO] = lo
+    melds[m, L.HI] = hi
+    melds[m, L.JMASK] = jm
+    melds[m, L.NAT] = hi - lo + 1 - nj
+    melds[m, L.JOK] = nj
+    _log(log, gs, EV_MELD, seat, -1, m, L.RUN, hi - lo + 1, contract)
+    for p in range(lo, hi + 1):
+        c = JOKER if (jm >> p) & 1 else s * 13 + (0 if p == 14 else p - 1)
+        hand[seat, c] -= 1
+        hand[_seen_row(hand), c] += 1
+        _log(log, gs, EV_MELD_CARD, seat, c, m, p, 0)
+    ps[seat, PS_BAN_S] |= 1 << s
 
-    The first melds making a contract of ``g`` groups and ``r`` runs are logged as the contract
-    (R7), the rest as extra own melds (``g = r = 0`` after the opening).
-    """
-    cmask = _contract_runs(out_runs, r, v6)
-    g_left = g
+
+@njit(cache=True)
+def _lay_group(seat, k, nj, contract, hand, ps, gs, melds, log, reserved):
+    """Lay a group of rank ``k``: every natural of the rank not ``reserved`` for a run still to
+    be laid, and ``nj`` jokers; writes hand (and the dead cards), ps, melds."""
+    m = gs[GS_N_MELDS]
+    gs[GS_N_MELDS] = m + 1
+    nat = 0
     for s in range(4):
-        lo = out_runs[s, 0]
-        if lo == 0:
-            continue
-        hi = out_runs[s, 1]
-        jm = out_runs[s, 2]
-        m = gs[GS_N_MELDS]
-        gs[GS_N_MELDS] = m + 1
-        nj = 0
-        for p in range(lo, hi + 1):
-            if (jm >> p) & 1:
-                nj += 1
-        melds[m, L.KIND] = L.RUN
-        melds[m, L.OWNER] = seat
-        melds[m, L.KEY] = s
-        melds[m, L.LO] = lo
-        melds[m, L.HI] = hi
-        melds[m, L.JMASK] = jm
-        melds[m, L.NAT] = hi - lo + 1 - nj
-        melds[m, L.JOK] = nj
-        _log(log, gs, EV_MELD, seat, -1, m, L.RUN, hi - lo + 1, (cmask >> s) & 1)
-        for p in range(lo, hi + 1):
-            if (jm >> p) & 1:
-                c = JOKER
-            else:
-                c = s * 13 + (0 if p == 14 else p - 1)
+        c = s * 13 + k - 1
+        nat += hand[seat, c] - reserved[c]
+    melds[m, L.KIND] = L.GROUP
+    melds[m, L.OWNER] = seat
+    melds[m, L.KEY] = k
+    melds[m, L.LO] = 0
+    melds[m, L.HI] = 0
+    melds[m, L.JMASK] = 0
+    melds[m, L.NAT] = nat
+    melds[m, L.JOK] = nj
+    _log(log, gs, EV_MELD, seat, -1, m, L.GROUP, nat + nj, contract)
+    for s in range(4):
+        c = s * 13 + k - 1
+        while hand[seat, c] > reserved[c]:
             hand[seat, c] -= 1
-            _log(log, gs, EV_MELD_CARD, seat, c, m, p, 0)
-        ps[seat, PS_BAN_S] |= 1 << s
+            hand[_seen_row(hand), c] += 1
+            _log(log, gs, EV_MELD_CARD, seat, c, m, 0, 0)
+    for _ in range(nj):
+        hand[seat, JOKER] -= 1
+        hand[_seen_row(hand), JOKER] += 1
+        _log(log, gs, EV_MELD_CARD, seat, JOKER, m, 0, 0)
+    ps[seat, PS_BAN_R] |= 1 << k
+
+
+@njit(cache=True)
+def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups, g, r, v6):
+    """Lay the solver's melds for ``seat``: first those making a contract of ``g`` groups and
+    ``r`` runs (logged as the contract, R7), then the extra own melds (all of them when
+    ``g = r = 0``, after the opening). Writes hand, ps, gs, melds."""
+    cmask = _contract_runs(out_runs, r, v6)
+    # naturals of the extra runs, kept back from the contract groups laid before them
+    reserved = hand[_seen_row(hand) + 1]
+    for c in range(N_CODES):
+        reserved[c] = 0
+    for s in range(4):
+        if out_runs[s, 0] > 0 and not (cmask >> s) & 1:
+            for p in range(out_runs[s, 0], out_runs[s, 1] + 1):
+                if not (out_runs[s, 2] >> p) & 1:
+                    reserved[s * 13 + (0 if p == 14 else p - 1)] += 1
+    for s in range(4):
+        if (cmask >> s) & 1:
+            _lay_run(seat, s, 1, hand, ps, gs, melds, log, out_runs)
+    first_extra = 14  # rank of the first group beyond the contract's g
+    left = g
     for k in range(1, 14):
-        nj = out_groups[k]
-        if nj < 0:
-            continue
-        m = gs[GS_N_MELDS]
-        gs[GS_N_MELDS] = m + 1
-        nat = 0
-        for s in range(4):
-            nat += hand[seat, s * 13 + k - 1]
-        melds[m, L.KIND] = L.GROUP
-        melds[m, L.OWNER] = seat
-        melds[m, L.KEY] = k
-        melds[m, L.LO] = 0
-        melds[m, L.HI] = 0
-        melds[m, L.JMASK] = 0
-        melds[m, L.NAT] = nat
-        melds[m, L.JOK] = nj
-        _log(log, gs, EV_MELD, seat, -1, m, L.GROUP, nat + nj, 1 if g_left > 0 else 0)
-        g_left -= 1
-        for s in range(4):
-            c = s * 13 + k - 1
-            while hand[seat, c] > 0:
-                hand[seat, c] -= 1
-                _log(log, gs, EV_MELD_CARD, seat, c, m, 0, 0)
-        for _ in range(nj):
-            hand[seat, JOKER] -= 1
-            _log(log, gs, EV_MELD_CARD, seat, JOKER, m, 0, 0)
-        ps[seat, PS_BAN_R] |= 1 << k
+        if out_groups[k] >= 0:
+            if left == 0:
+                first_extra = k
+                break
+            _lay_group(seat, k, out_groups[k], 1, hand, ps, gs, melds, log, reserved)
+            left -= 1
+    for s in range(4):
+        if out_runs[s, 0] > 0 and not (cmask >> s) & 1:
+            _lay_run(seat, s, 0, hand, ps, gs, melds, log, out_runs)
+    for c in range(N_CODES):
+        reserved[c] = 0
+    for k in range(first_extra, 14):
+        if out_groups[k] >= 0:
+            _lay_group(seat, k, out_groups[k], 0, hand, ps, gs, melds, log, reserved)
 
 
 @njit(cache=True)
@@ -352,6 +397,7 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
                     _log(log, gs, EV_JOKER_MOVE, seat, JOKER, m, pos, to)
                 melds[m, :] = tmp
                 hand[seat, c] -= 1
+                hand[_seen_row(hand), c] += 1
                 changed = True
                 if _hand_size(hand[seat]) == 0:
                     return
@@ -406,7 +452,110 @@ def _distance_to_play(seat, c, hrow, ps, gs, melds):
 
 
 @njit(cache=True)
-def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate):
+def _from_pile(seat, card, hand, ps):
+    """A card taken or called from the pile (R9): no longer dead; its rank marks the seat."""
+    hand[_seen_row(hand), card] -= 1
+    ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
+
+
+@njit(cache=True)
+def _danger(seat, hand, ps, P):
+    """Fewest cards held by an opponent who has opened (99 if none): how near an out is."""
+    best = 99
+    for p in range(P):
+        if p != seat and ps[p, PS_OPENED] == 1:
+            n = _hand_size(hand[p])
+            if n < best:
+                best = n
+    return best
+
+
+@njit(cache=True)
+def _avail(seat, hand, rules, out):
+    """Copies of each code ``seat`` may still get: the pack less its hand and the dead cards."""
+    dead = hand[_seen_row(hand)]
+    for c in range(N_CODES):
+        a = (rules[R_JOKERS] if c == JOKER else rules[R_DECKS]) - hand[seat, c] - dead[c]
+        out[c] = a if a > 0 else 0
+
+
+@njit(cache=True)
+def _needed(seat, hand, rules, pol, cnt):
+    """Cards still needed for the contract: exact with ``P_EXACT`` (dead cards cannot come),
+    else the quick lower bound :func:`need`."""
+    if pol[seat, P_EXACT] > 0:
+        av = hand[_seen_row(hand) + 1]
+        _avail(seat, hand, rules, av)
+        j = _fill_counts(hand[seat], cnt)
+        return _exact_needed(cnt, j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av)
+    return need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
+
+
+@njit(cache=True)
+def _exact_needed(cnt, jokers, g, r, v6, avail):
+    """Placeholder until the exact kernel lands: the lower bound from counts."""
+    total = 0
+    hrow = np.zeros(N_CODES, np.int64)
+    for s_ in range(4):
+        for k in range(1, 14):
+            hrow[s_ * 13 + k - 1] = cnt[s_, k]
+    hrow[JOKER] = jokers
+    return need(hrow, g, r)
+
+
+@njit(cache=True)
+def _live_outs(seat, hand, rules, pol, cnt, nd):
+    """Unseen copies of the cards that would bring the contract one card closer than ``nd``."""
+    av = hand[_seen_row(hand) + 2]
+    _avail(seat, hand, rules, av)
+    hrow = hand[seat]
+    total = 0
+    for x in range(N_CODES):
+        if av[x] == 0:
+            continue
+        hrow[x] += 1
+        if _needed(seat, hand, rules, pol, cnt) < nd:
+            total += av[x]
+        hrow[x] -= 1
+    return total
+
+
+@njit(cache=True)
+def _expert_discard(seat, hand, ps, rules, pol, cnt):
+    """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed,
+    then the most live outs, then the highest penalty, then (``P_DEFEND``) not a rank the
+    next player has taken or called."""
+    P = rules[R_PLAYERS]
+    hrow = hand[seat]
+    nxt = (seat + 1) % P
+    risky = ps[nxt, PS_TOOK] if (pol[seat, P_DEFEND] > 0 and ps[nxt, PS_OPENED] == 0) else 0
+    nds = hand[_seen_row(hand) + 3]
+    best_nd = 1 << 30
+    for c in range(JOKER):
+        nds[c] = -1
+        if hrow[c] > 0:
+            hrow[c] -= 1
+            nds[c] = _needed(seat, hand, rules, pol, cnt)
+            hrow[c] += 1
+            if nds[c] < best_nd:
+                best_nd = nds[c]
+    best = -1
+    best_key = (-1, -1, -1)
+    for c in range(JOKER):
+        if nds[c] != best_nd:
+            continue
+        hrow[c] -= 1
+        outs = _live_outs(seat, hand, rules, pol, cnt, best_nd) if best_nd > 0 else 0
+        hrow[c] += 1
+        key = (outs, card_value(c // 13, c % 13 + 1), 0 if (risky >> (c % 13 + 1)) & 1 else 1)
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, cnt):
     """R6: a non-joker card, or -1 if the hand holds only jokers (C2).
 
     Greedy, before opening: the costliest of the cards whose loss raises :func:`need` least.
@@ -425,6 +574,8 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate):
             if j < hrow[c]:
                 return c
             j -= hrow[c]
+    if pol[seat, P_EXACT] > 0 and ps[seat, PS_OPENED] == 0:
+        return _expert_discard(seat, hand, ps, rules, pol, cnt)
     best = -1
     best_need = 1 << 30
     best_val = -1
@@ -476,16 +627,25 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate):
 
 
 @njit(cache=True)
-def _wants_card(seat, card, hand, rules, pol, pstate, gain_col):
-    """Take (or call) ``card``? Random: a coin; else if it cuts the need by the policy's gain."""
+def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, cnt):
+    """Take (or call) ``card``? Random: a coin. Else it must cut the cards still needed by the
+    policy's gain; a call that does not complete the contract must also pass the policy's
+    checks on the need left, the stock, the card's penalty and an opponent near going out."""
     if pol[seat, P_RANDOM] > 0:
         return R.below(pstate, 2) == 1
     hrow = hand[seat]
-    before = need(hrow, rules[R_GROUPS], rules[R_RUNS])
+    before = _needed(seat, hand, rules, pol, cnt)
     hrow[card] += 1
-    after = need(hrow, rules[R_GROUPS], rules[R_RUNS])
+    after = _needed(seat, hand, rules, pol, cnt)
     hrow[card] -= 1
-    return before - after >= pol[seat, gain_col]
+    if before - after < pol[seat, gain_col]:
+        return False
+    if gain_col != P_CALL_GAIN or after == 0:
+        return True
+    return (after <= pol[seat, P_CALL_MAX_NEED]
+            and gs[GS_STOCK_N] >= pol[seat, P_CALL_MIN_STOCK]
+            and card_value(card // 13, card % 13 + 1) <= pol[seat, P_CALL_MAX_CARD]
+            and _danger(seat, hand, ps, rules[R_PLAYERS]) > pol[seat, P_CALL_DANGER])
 
 
 @njit(cache=True)
@@ -509,9 +669,10 @@ def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
             gs[i] = 0
     gs[GS_OUT] = -1
     gs[GS_FIRST_DOWN] = -1
-    for p in range(P):
+    for p in range(hand.shape[0]):
         for c in range(N_CODES):
             hand[p, c] = 0
+    for p in range(P):
         for i in range(PS_COLS):
             ps[p, i] = 0
         ps[p, PS_OPEN_TURN] = -1
@@ -553,6 +714,7 @@ def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
             ps[p, PS_MEETS] = 1 if v >= 0 else 0
     n -= 1
     disc[0] = stock[n]
+    hand[_seen_row(hand), disc[0]] += 1
     gs[GS_DISC_N] = 1
     gs[GS_STOCK_N] = n
     gs[GS_LIVE] = 1
@@ -561,7 +723,7 @@ def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
 
 
 @njit(cache=True)
-def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates):
+def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
     """R9.2: offer the live discard ``D`` clockwise from the next player's left, never to its
     discarder; the first eligible seat that wants it calls it and takes a penalty card.
 
@@ -578,15 +740,16 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates):
         if ps[cs, PS_OPENED] == 1 or ps[cs, PS_CALLS] >= rules[R_CALL_LIMIT]:
             continue
         wants = ps[cs, PS_CALLS] < _call_limit(cs, rules, pol) and _wants_card(
-            cs, D, hand, rules, pol, rstates[2 + cs], P_CALL_GAIN)
+            cs, D, hand, ps, gs, rules, pol, rstates[2 + cs], P_CALL_GAIN, cnt)
         if not wants:
             _log(log, gs, EV_DECLINE, cs, D, 1, 0, 0)
             continue
         gs[GS_DISC_N] -= 1
         hand[cs, D] += 1
+        _from_pile(cs, D, hand, ps)
         ps[cs, PS_CALLS] += 1
         _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
-        pc = _draw_stock(stock, disc, gs, rstates[1], log)
+        pc = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
         if pc < 0:
             return False
         hand[cs, pc] += 1
@@ -596,7 +759,7 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates):
 
 
 @njit(cache=True)
-def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates):
+def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
     """R9 then R6.1: the live discard to the next player (take) or a caller, then the draw.
 
     Writes hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
@@ -607,18 +770,20 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates):
         D = disc[gs[GS_DISC_N] - 1]
         # R9.1: the next player may take the discard as its draw, if not opened (R8)
         if ps[cur, PS_OPENED] == 0:
-            if _wants_card(cur, D, hand, rules, pol, rstates[2 + cur], P_TAKE_GAIN):
+            if _wants_card(cur, D, hand, ps, gs, rules, pol, rstates[2 + cur], P_TAKE_GAIN,
+                           cnt):
                 gs[GS_DISC_N] -= 1
                 hand[cur, D] += 1
+                _from_pile(cur, D, hand, ps)
                 took = True
                 _log(log, gs, EV_TAKE, cur, D, 0, 0, 0)
             else:
                 _log(log, gs, EV_DECLINE, cur, D, 0, 0, 0)
         if not took and not _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log,
-                                        rstates):
+                                        rstates, cnt):
             return False
     if not took:
-        c = _draw_stock(stock, disc, gs, rstates[1], log)
+        c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
         if c < 0:
             return False
         hand[cur, c] += 1
@@ -649,7 +814,8 @@ def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
     go = True
     if pol[cur, P_RANDOM] > 0:
         go = R.below(pst, 2) == 1
-    elif pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]:
+    elif (pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]
+          and _danger(cur, hand, ps, rules[R_PLAYERS]) > pol[cur, P_HOLD_DANGER]):
         # hold for the double (R12): open only if at most one card would remain
         go = _hand_size(hand[cur]) - nc <= 1
     if not go:
@@ -664,17 +830,18 @@ def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
 
 
 @njit(cache=True)
-def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst):
+def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, cnt):
     """R6.3: discard a natural card, which goes live for R9; a hand of jokers only ends the turn
     with no discard and nothing on offer (C2). Writes hand, gs, disc."""
     if _hand_size(hand[cur]) == 0:
         return
-    dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst)
+    dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst, cnt)
     if dc < 0:
         gs[GS_LIVE] = 0
         _log(log, gs, EV_NO_DISCARD, cur, -1, 0, 0, 0)
         return
     hand[cur, dc] -= 1
+    hand[_seen_row(hand), dc] += 1
     disc[gs[GS_DISC_N]] = dc
     gs[GS_DISC_N] += 1
     gs[GS_LIVE] = 1
@@ -752,13 +919,13 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         ps[cur, PS_TURNS] += 1
         pst = rstates[2 + cur]
         _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
-        if not _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates):
+        if not _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
             _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
             break
         opened_now = _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws)
         if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
             _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
-        _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst)
+        _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, cnt)
         if _hand_size(hand[cur]) == 0:
             gs[GS_OUT] = cur
             gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
@@ -790,7 +957,7 @@ def new_table_jit(players, pack_size, log_rows):
     """The worker's arrays: hand, ps, gs, stock, disc, melds, log, the solver's workspace
     (opts, scratch, runs, groups), cnt, tmp and the stream states."""
     return (
-        np.zeros((players, N_CODES), np.int64),
+        np.zeros((players + 4, N_CODES), np.int64),
         np.zeros((players, PS_COLS), np.int64),
         np.zeros(GS_COLS, np.int64),
         np.zeros(pack_size, np.int64),
