@@ -26,6 +26,7 @@ TypeError: seed=True is not allowed; give an integer 0 to 2**63 - 1
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable
 
 import numpy as np
@@ -122,16 +123,17 @@ def check_bool(name: str, value) -> bool:
 
 
 def check_real(name: str, value, lo=None, hi=None, *, open_lo=False, open_hi=False) -> float:
-    """``value`` as a finite ``float`` within the bounds (``open_*``: the bound is excluded)."""
+    """``value`` as a finite ``float`` within the bounds (``open_*``: the bound is excluded).
+
+    Any real number is accepted (``int``, ``float``, ``Fraction``, numpy numbers), not bools.
+    """
     parts = []
     if lo is not None:
         parts.append(f"{'>' if open_lo else '>='} {lo}")
     if hi is not None:
         parts.append(f"{'<' if open_hi else '<='} {hi}")
     allowed = "a finite number" + (" " + " and ".join(parts) if parts else "")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
-    ):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
         raise TypeError(not_allowed(name, value, allowed))
     v = float(value)
     bad = not math.isfinite(v)

@@ -176,9 +176,9 @@ def _mean_row(x):
 
 
 _ROWS = "the per-seat rows of play_hands or play_games"
-_DIFFICULTY_COLUMNS = ("hand", "players", "game", "attempt", "groups", "runs", "void",
-                       "dealt_meets_contract", "out_on_opening", "opened", "open_turn",
-                       "went_out", "penalty")
+_DIFFICULTY_COLUMNS = ("hand", "players", "game", "attempt", "attempts", "groups", "runs",
+                       "void", "dealt_meets_contract", "out_on_opening", "opened",
+                       "open_turn", "went_out", "penalty")
 
 
 def _rows(df, columns) -> pd.DataFrame:
@@ -186,8 +186,32 @@ def _rows(df, columns) -> pd.DataFrame:
 
 
 def scored(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows of hands that were played out (void attempts dropped)."""
+    """Rows of hands that were played out (void attempts and given-up hands dropped)."""
     return _rows(df, ["void"]).loc[~df["void"]]
+
+
+def void_rate(df: pd.DataFrame):
+    """Share of hand attempts that were void (R13): ``(p, lo, hi, hands)``.
+
+    From the ``attempts`` column: a hand that took ``a`` attempts had ``a - 1`` void ones (a
+    hand given up counts all of its attempts as void), so the rate is a ratio of sums over
+    hands; its interval is the delta-method (cluster-robust) one with the hand as the unit.
+    """
+    d = _rows(df, ["game", "hand", "attempts", "void"])
+    last = d.groupby(["game", "hand"], sort=False).agg(a=("attempts", "first"),
+                                                      gave_up=("void", "all"))
+    a = last["a"].to_numpy(float)
+    y = a - 1 + last["gave_up"].to_numpy(float)
+    n = a.size
+    if n == 0:
+        return np.nan, np.nan, np.nan, 0
+    p = y.sum() / a.sum()
+    if n < 2:
+        return float(p), np.nan, np.nan, n
+    resid = y - p * a
+    se = np.sqrt(n / (n - 1) * np.sum(resid**2)) / a.sum()
+    half = Z95 * se
+    return float(p), float(max(0.0, p - half)), float(min(1.0, p + half)), n
 
 
 def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
@@ -198,9 +222,12 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     :func:`cluster_mean_ci`); per-deal figures use plain Wilson intervals.
 
     Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
-    seat), ``mean_open_turn`` (own turns to open, among seats that opened), ``p_out_on_opening``
-    (a hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13),
-    ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` played.
+    seat, over every deal in ``df``: pass ``play_hands(..., voids=True)`` rows so that void
+    deals count too), ``mean_open_turn`` (own turns to open, among seats that opened),
+    ``p_out_on_opening`` (a hand won by going out on the opening, doubling, R12), ``p_void``
+    (per attempt, R13, from ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until
+    a hand is scored), ``loser_penalty`` (mean penalty of seats that did not go out), plus
+    ``hands`` scored.
     """
     _rows(df, _DIFFICULTY_COLUMNS)
     out = []
@@ -209,20 +236,21 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
         per_hand = s.groupby("game")
         row = {"hand": hand, "players": players, "contract": f"{d['groups'].iat[0]}g+"
                f"{d['runs'].iat[0]}r", "hands": int(per_hand.ngroups)}
-        p, lo, hi = cluster_wilson(d["dealt_meets_contract"], d["game"] * 100 + d["attempt"])
+        deal = d.groupby(["game", "attempt"], sort=False).ngroup()
+        p, lo, hi = cluster_wilson(d["dealt_meets_contract"], deal)
         row.update(p_dealt=p, p_dealt_lo=lo, p_dealt_hi=hi)
-        for name, r in [
-            ("p_out_on_opening", _prop_row(per_hand["out_on_opening"].any().sum(),
-                                           per_hand.ngroups)),
-            ("p_void", _prop_row(d.groupby(["game", "attempt"])["void"].first().sum(),
-                                 d.groupby(["game", "attempt"]).ngroups)),
-        ]:
-            row.update({name: r["p"], f"{name}_lo": r["lo"], f"{name}_hi": r["hi"]})
+        r = _prop_row(per_hand["out_on_opening"].any().sum(), per_hand.ngroups)
+        row.update(p_out_on_opening=r["p"], p_out_on_opening_lo=r["lo"],
+                   p_out_on_opening_hi=r["hi"])
+        p, lo, hi, _ = void_rate(d)
+        row.update(p_void=p, p_void_lo=lo, p_void_hi=hi)
+        m, lo, hi, _ = mean_ci(d.groupby("game")["attempts"].first())
+        row.update(mean_attempts=m, mean_attempts_lo=lo, mean_attempts_hi=hi)
         for name, rows in [
             ("mean_open_turn", s.loc[s["opened"], ["open_turn", "game"]]),
             ("loser_penalty", s.loc[~s["went_out"], ["penalty", "game"]]),
         ]:
-            m, lo, hi, _ = cluster_mean_ci(rows.iloc[:, 0], rows["game"])
+            m, lo, hi, _ = cluster_mean_ci(rows.iloc[:, 0].astype(float), rows["game"])
             row.update({name: m, f"{name}_lo": lo, f"{name}_hi": hi})
         out.append(row)
     return pd.DataFrame(out)
@@ -239,7 +267,7 @@ def open_curve(df: pd.DataFrame, max_turn: int = 20) -> pd.DataFrame:
     max_turn = check_int("max_turn", max_turn, 1)
     rows = []
     for (hand, players), d in scored(df).groupby(["hand", "players"], sort=True):
-        ot = np.where(d["opened"], d["open_turn"], np.inf)
+        ot = d["open_turn"].astype("Float64").to_numpy(dtype=float, na_value=np.inf)
         for t in range(1, max_turn + 1):
             r = _prop_row(int((ot <= t).sum()), len(d))
             rows.append({"hand": hand, "players": players, "turn": t, **r})
@@ -429,7 +457,7 @@ def dealt_meets(n, hand, seed=0, players=4, rules=None) -> pd.Series:
     From :func:`play_hands`, one seat per deal so the draws are independent.
     """
     rules = as_rules(rules) if rules is not None else Rules(players=players)
-    df = play_hands(n, hand=hand, seed=seed, rules=rules, progress=False)
+    df = play_hands(n, hand=hand, seed=seed, rules=rules, progress=False, voids=True)
     first = df[(df["attempt"] == 0) & (df["seat"] == (df["dealer"] + 1) % df["players"])]
     return first.set_index("game")["dealt_meets_contract"]
 

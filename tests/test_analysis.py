@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import matplotlib.figure
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -178,3 +179,19 @@ def test_plots_return_labelled_figures(small_runs):
         assert isinstance(f, matplotlib.figure.Figure)
         ax = f.axes[0]
         assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_R13_void_rate_counts_every_attempt_from_the_attempts_column():
+    toy = pd.DataFrame({"game": [0, 1, 2], "hand": 9, "attempts": [1, 3, 2],
+                        "void": [False, False, False]})
+    p, lo, hi, n = A.void_rate(toy)
+    assert p == pytest.approx(3 / 6) and n == 3 and lo < p < hi
+    full = ks.play_hands(300, hand=9, players=5, seed=8, voids=True)
+    default = ks.play_hands(300, hand=9, players=5, seed=8)
+    direct = full.groupby(["game", "attempt"])["void"].first().mean()
+    assert A.void_rate(default)[0] == pytest.approx(direct)
+    assert A.void_rate(full)[0] == pytest.approx(direct)
+    table = A.contract_difficulty(default)
+    assert table["p_void"].item() == pytest.approx(direct)
+    assert table["mean_attempts"].item() == pytest.approx(
+        default.groupby("game")["attempts"].first().mean())

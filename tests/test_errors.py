@@ -288,3 +288,11 @@ def test_outs_and_simulations_use_the_same_checks():
         A.simulate_outs(1, 10, 2, 5, seed=-1)
     with pytest.raises(ValueError, match=r"cards=200 is not allowed; give an integer 1-108"):
         A.simulate_deals(5, 1, 200)
+
+
+def test_check_real_accepts_exact_fractions():
+    from fractions import Fraction
+
+    from kalooki_sim._checks import check_real
+
+    assert check_real("exact", Fraction(1, 3), 0, 1) == pytest.approx(1 / 3)
