@@ -4,6 +4,7 @@ import copy
 
 import numpy as np
 import pytest
+import reference
 
 import kalooki_sim as ks
 from kalooki_sim.referee import RefereeError, check
@@ -13,15 +14,33 @@ COLS = ["seat", "dealer", "attempt", "penalty", "went_out", "calls", "opened", "
         "void", "doubled", "out_on_opening", "open_turn", "turns", "reshuffled", "stalled"]
 
 
-def referee_hands(n, hand, players, policies, seed, rules=None):
-    """Play n hands (void attempts kept), trace each, referee it against the engine's rows."""
+def twin_can_lay(rules):
+    """``can_lay`` for the referee from the exhaustive twin (hands of up to 13 cards: beyond
+    that the twin is too slow for a sweep, and ``None`` skips the seat)."""
+
+    def can_lay(cards, groups, runs):
+        if len(cards) > 13:
+            return None
+        ref = [c if c == "JK" else (ks.to_codes([c])[0] // 13, ks.to_codes([c])[0] % 13 + 1)
+               for c in cards]
+        return reference.best_opening_value(ref, groups, runs,
+                                            rules.complete_suit_for_three_runs) is not None
+
+    return can_lay
+
+
+def referee_hands(n, hand, players, policies, seed, rules=None, dealt=False):
+    """Play n hands (void attempts kept), trace each, referee it against the engine's rows;
+    with ``dealt``, also each seat's ``dealt_meets_contract`` against the exhaustive twin."""
     kw = {"rules": rules} if rules is not None else {"players": players}
     df = ks.play_hands(n, hand=hand, policies=policies, seed=seed, voids=True, **kw)
     logs = []
     for game in range(n):
         t = ks.trace(seed, game=game, hand=hand, policies=policies, **kw)
-        rows = df.loc[df["game"] == game, COLS]
-        assert check(t.records, t.rules, rows) >= 1
+        cols = COLS + (["dealt_meets_contract"] if dealt else [])
+        rows = df.loc[df["game"] == game, cols]
+        can_lay = twin_can_lay(t.rules) if dealt else None
+        assert check(t.records, t.rules, rows, can_lay=can_lay) >= 1
         logs.append(t)
     return df, logs
 
@@ -285,3 +304,71 @@ def test_play_by_play_has_a_line_for_every_move():
     assert text.count(" calls ") == counts["call"]
     assert text.count("reshuffled into a new stock") == counts["reshuffle"]
     assert text.count("VOID (R13)") == counts["void"]
+
+
+#: every preset, and a mix of them, for the referee sweeps
+MIXES = ["greedy", "random", "never-call", "call-1", "hold-for-double",
+         ["random", "greedy", "call-1", "hold-for-double", "never-call", "call-2", "greedy",
+          "random"]]
+#: the variants V1-V8 and joker-rich packs, each as Rules changes
+VARIANTS = {
+    "V1 three decks": dict(decks=3, jokers=6),
+    "V2 early big deal": dict(early_big_deal=True),
+    "V3 free extension": dict(free_extension=True),
+    "V4 double first down": dict(double_only_first_down=True),
+    "V5 jokers on others": dict(jokers_on_others=True),
+    "V6 complete suit": dict(complete_suit_for_three_runs=True, jokers=16),
+    "V7 custom schedule": dict(schedule=((8, 2, 0), (10, 1, 1), (13, 0, 3))),
+    "V8 call limit 2": dict(call_limit=2),
+    "V8 call limit 5": dict(call_limit=5),
+    "16 jokers": dict(jokers=16),
+    "30 jokers": dict(jokers=30),
+}
+
+
+def _pols(mix, players):
+    return mix[:players] if isinstance(mix, list) else mix
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_referee_sweep_every_contract_and_preset_at_every_table_size(players):
+    """R1-R14 over every contract x every preset at 3-8 players (7-8 with V1's by-table pack;
+    5-6 with both packs), dealt_meets_contract against the exhaustive twin where affordable."""
+    packs = ["card", "by-table"] if players in (5, 6) else (
+        ["card"] if players <= 4 else ["by-table"])
+    for pack in packs:
+        rules = ks.Rules(players=players, pack=pack)
+        for hand in range(1, 10):
+            if pack == "card" and players == 6 and hand >= 8:
+                continue  # thousands of void attempts per hand: in the slow sweep
+            mix = MIXES[(hand + players) % len(MIXES)]
+            referee_hands(4, hand, players, _pols(mix, players), seed=100 * players + hand,
+                          rules=rules, dealt=hand <= 3)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_referee_sweep_variants_and_joker_rich_packs(variant):
+    rules = ks.Rules(players=4, **VARIANTS[variant])
+    for hand in range(1, rules.hands + 1):
+        mix = MIXES[hand % len(MIXES)]
+        referee_hands(4, hand, 4, _pols(mix, 4), seed=hand, rules=rules, dealt=hand <= 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", range(3, 9))
+def test_referee_sweep_slow(players):
+    """The sweep again with many more hands, every variant at this table size, and the card's
+    pack at six players in hands 8-9 (thousands of void attempts)."""
+    packs = ["card", "by-table"] if players <= 6 else ["by-table"]
+    for pack in packs:
+        for change in VARIANTS.values():
+            if "decks" in change and pack == "by-table":
+                continue
+            rules = ks.Rules(players=players, pack=pack, **change) if pack == "card" else \
+                ks.Rules(players=players, pack=pack,
+                         **{k: v for k, v in change.items() if k != "jokers"})
+            for hand in range(1, rules.hands + 1):
+                n = 1 if (players == 6 and pack == "card" and hand >= 8) else 4
+                for i, mix in enumerate(MIXES):
+                    referee_hands(n, hand, players, _pols(mix, players),
+                                  seed=1000 * players + 10 * hand + i, rules=rules)
