@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._checks import check_bool, check_seed
 from ._kernels import engine as _E
 from .cards import card_text
-from ._checks import check_bool, check_seed
 from .play import _setup, rules_vector
 
 _NAMES = {
