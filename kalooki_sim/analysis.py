@@ -222,8 +222,8 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     :func:`cluster_mean_ci`); per-deal figures use plain Wilson intervals.
 
     Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
-    seat, over every deal in ``df``: pass ``play_hands(..., voids=True)`` rows so that void
-    deals count too), ``mean_open_turn`` (own turns to open, among seats that opened),
+    seat, over each hand's first deal: it needs ``play_hands(..., voids=True)`` rows, else
+    NaN, since the scored attempts alone are not a random sample of deals), ``mean_open_turn`` (own turns to open, among seats that opened),
     ``p_out_on_opening`` (a hand won by going out on the opening, doubling, R12), ``p_void``
     (per attempt, R13, from ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until
     a hand is scored), ``loser_penalty`` (mean penalty of seats that did not go out), plus
@@ -236,8 +236,12 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
         per_hand = s.groupby("game")
         row = {"hand": hand, "players": players, "contract": f"{d['groups'].iat[0]}g+"
                f"{d['runs'].iat[0]}r", "hands": int(per_hand.ngroups)}
-        deal = d.groupby(["game", "attempt"], sort=False).ngroup()
-        p, lo, hi = cluster_wilson(d["dealt_meets_contract"], deal)
+        # every first deal is an unbiased deal; later attempts exist only in voids=True rows
+        first = d[d["attempt"] == 0]
+        if first["game"].nunique() == d["game"].nunique():
+            p, lo, hi = cluster_wilson(first["dealt_meets_contract"], first["game"])
+        else:
+            p = lo = hi = np.nan  # scored attempts alone are not a random sample of deals
         row.update(p_dealt=p, p_dealt_lo=lo, p_dealt_hi=hi)
         r = _prop_row(per_hand["out_on_opening"].any().sum(), per_hand.ngroups)
         row.update(p_out_on_opening=r["p"], p_out_on_opening_lo=r["lo"],

@@ -62,16 +62,21 @@ def open_curve(curve, players: int = 4):
 
 
 def difficulty(table, column: str, ylabel: str, title: str):
-    """One figure per difficulty measure: contracts on x, one series per player count."""
+    """One figure per difficulty measure: contracts on x, one series per player count (or per
+    ``series`` label, e.g. a player count and pack, when the table has that column)."""
     fig, ax = _fig()
-    players = sorted(table["players"].unique())
-    width = 0.8 / max(len(players), 1)
-    for i, p in enumerate(players):
-        d = table[table["players"] == p].sort_values("hand")
-        x = d["hand"].to_numpy() + (i - (len(players) - 1) / 2) * width
+    key = "series" if "series" in table else "players"
+    series = list(dict.fromkeys(table.sort_values(["players"])[key]))
+    width = 0.8 / max(len(series), 1)
+    for i, p in enumerate(series):
+        d = table[table[key] == p].sort_values("hand")
+        x = d["hand"].to_numpy() + (i - (len(series) - 1) / 2) * width
         y = d[column].to_numpy()
         err = _err(y, d[f"{column}_lo"].to_numpy(), d[f"{column}_hi"].to_numpy())
-        ax.errorbar(x, y, yerr=err, fmt="o", ms=4, capsize=2, label=f"{p} players")
+        label = p if key == "series" else f"{p} players"
+        ax.errorbar(x, y, yerr=err, fmt="o", ms=4, capsize=2, label=label)
+    if column == "mean_attempts":
+        ax.set_yscale("log")
     hands = sorted(table["hand"].unique())
     labels = table.drop_duplicates("hand").set_index("hand")["contract"]
     ax.set_xticks(hands, [f"{h}\n{labels[h]}" for h in hands])

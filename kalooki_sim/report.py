@@ -33,7 +33,8 @@ DEFAULT = {
 }
 #: tiny sizes: what the tests run, to prove every notebook executes
 TINY = {
-    "contract_difficulty": {"hands": 60, "seed": 1, "players": [3, 4]},
+    "contract_difficulty": {"hands": 60, "seed": 1, "players": [3, 5],
+                            "attempt_budget": 3000},
     "call_strategy": {"hands": 60, "seed": 1},
     "teaching_probability": {"deals": 3000, "seed": 1},
 }

@@ -23,7 +23,8 @@ joker_move    ``meld``, ``from``, ``to``: the joker a natural replaced moves (R1
 discard       ``card``: it is now live, offered under R9
 no_discard    the turn ends without a discard (C2: only jokers left); nothing is offered
 out           ``on_opening``: ``seat`` emptied its hand (R12)
-void          the hand is void (R13)
+void          the hand is void (R13); ``stalled``: True when it is the engine's turn cap
+              (nobody went out in ``MAX_TURNS`` turns: a safeguard, not a rule; not replayed)
 score         ``penalty``, ``doubled`` (R12; ``doubled``: the hand was doubled)
 drop          ``hand``, ``attempts``: the hand was void in every attempt the rules allow
               (``Rules.max_replays``) and is given up; the deal passes on
@@ -102,6 +103,8 @@ def _records(log, n, hand_info) -> list[dict]:
             r.update(card=card_text(card), meld=a, position=b)
         elif ev == _E.EV_JOKER_MOVE:
             r.update({"meld": a, "from": b, "to": c})
+        elif ev == _E.EV_VOID:
+            r["stalled"] = bool(a)
         elif ev == _E.EV_OUT:
             r["on_opening"] = bool(a)
         elif ev == _E.EV_SCORE:
@@ -182,7 +185,7 @@ _LINES = {
     "decline": "   seat {seat} passes on {card}",
     "drop": "   hand {hand} given up after {attempts} void attempts (Rules.max_replays)",
     "out": "   seat {seat} is OUT{double_note}",
-    "void": "   the stock is exhausted again: the hand is VOID (R13)",
+    "void": "   {void_note}",
     "score": "   seat {seat} scores {penalty}{double_note}",
 }
 
@@ -207,6 +210,9 @@ def format_records(records) -> str:
         else:
             extra = {
                 "card_list": " ".join(c for c, _ in r["cards"]) if e == "meld" else "",
+                "void_note": ("no one went out within the engine's turn cap: STALLED, given up"
+                              if r.get("stalled") else
+                              "the stock is exhausted again: the hand is VOID (R13)"),
                 "double_note": (" on the opening: penalties double" if r.get("on_opening")
                                 else " (doubled)" if r.get("doubled") else ""),
             }

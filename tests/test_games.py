@@ -129,3 +129,16 @@ def test_seven_and_eight_players_with_more_decks():
         df = ks.play_games(5, rules=ks.Rules(players=players, pack="by-table"), seed=1)
         assert df["complete"].all() and set(df["seat"]) == set(range(players))
         assert isinstance(df, pd.DataFrame) and np.isfinite(df["penalty"].mean())
+
+
+def test_stalled_hand_is_logged_and_refereed():
+    from kalooki_sim.referee import check
+
+    pol = ks.Policy("stubborn", call_gain=0, take_gain=0)
+    with pytest.warns(RuntimeWarning, match="stalled"):
+        df = ks.play_hands(12, hand=1, policies=pol, seed=1, voids=True)
+    game = int(df.loc[df["stalled"], "game"].iloc[0])
+    t = ks.trace(1, game=game, hand=1, policies=pol)
+    last = [r for r in t.records if r["event"] == "void"]
+    assert last and last[-1]["stalled"] and "STALLED" in t.play_by_play()
+    assert check(t.records, t.rules, df[df["game"] == game]) == 1

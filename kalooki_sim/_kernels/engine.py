@@ -29,7 +29,7 @@ from .solver import OPT_COLS, SCRATCH, card_value, solve_kernel
 JOKER = 52
 N_CODES = 53
 MAX_MELDS = 160
-MAX_LOG = 8192
+MAX_LOG = 65536  # room for a stalled hand: MAX_TURNS turns with every offer logged
 # run options per suit in a worker's solver workspace: room for 4 jokers beside 13 naturals of a
 # suit; a hand that still overflows it (solver returns -2) is treated as unable to open
 SOLVER_CAPACITY = 8192
@@ -914,6 +914,7 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         if gs[GS_TURNS] >= MAX_TURNS:
             gs[GS_VOID] = 1
             gs[GS_STALLED] = 1
+            _log(log, gs, EV_VOID, -1, -1, 1, 0, 0)
             break
         gs[GS_TURNS] += 1
         ps[cur, PS_TURNS] += 1
