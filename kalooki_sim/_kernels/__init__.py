@@ -1,0 +1,1 @@
+"""Numba kernels on numeric encodings; the public API wraps them (see the package docs)."""
