@@ -7,6 +7,7 @@ rules, melds, policies, play, trace; the referee in ``kalooki_sim.referee``) -> 
 
 from .cards import JOKER, PENALTY, card_text, parse_cards, penalty, to_codes
 from .melds import Opening, can_lay_off, lay_off, meld_kind, solve_opening
+from .needed import cards_needed, outs
 from .play import play_games, play_hands
 from .policies import Policy, preset
 from .rules import JAMAICAN_SCHEDULE, Rules
@@ -24,9 +25,11 @@ __all__ = [
     "Rules",
     "Trace",
     "can_lay_off",
+    "cards_needed",
     "card_text",
     "lay_off",
     "meld_kind",
+    "outs",
     "parse_cards",
     "penalty",
     "play_games",

@@ -203,3 +203,83 @@ def lay_off_run(run, card, own=True, free_extension=False, jokers_on_others=Fals
             if run_positions(cand):
                 return cand
     return None
+
+
+# -- cards needed and outs twins (issue 8) -----------------------------------------------------
+
+
+def _card_key(c):
+    return (9, 0) if c == JK else c
+
+
+def can_open(cards, groups: int, runs: int, v6: bool = False) -> bool:
+    """Whether the hand can lay the contract (R3-R5, R7): every combination of runs (as in
+    :func:`best_opening`), then groups from what is left: a rank with 3+ naturals needs no
+    joker, one with exactly 2 needs one (R3); at least ``groups`` distinct ranks (R5)."""
+    hand = Counter(cards)
+    jokers = hand.pop(JK, 0)
+    per_suit = [[None] + _run_candidates(hand, s, jokers) for s in range(4)]
+    for choice in itertools.product(*per_suit):
+        used = Counter()
+        jl = jokers
+        nruns = 0
+        for opt in choice:
+            if opt is not None:
+                used.update(opt[0])
+                jl -= opt[1]
+                nruns += 3 if (v6 and runs == 3 and len(opt[0]) + opt[1] == 13) else 1
+        if jl < 0 or nruns < runs:
+            continue
+        rem = hand - used
+        per_rank = Counter()
+        for (_, k), n in rem.items():
+            per_rank[k] += n
+        n3 = sum(1 for n in per_rank.values() if n >= 3)
+        n2 = sum(1 for n in per_rank.values() if n == 2)
+        if n3 + min(n2, jl) >= groups:
+            return True
+    return False
+
+
+def cards_needed(cards, groups: int, runs: int, v6: bool = False, avail=None, cap: int = 3):
+    """Least number of cards to add so the hand can open, or None if more than ``cap``.
+
+    ``avail`` (a Counter, 'JK' included) is how many copies of each card the pack can still
+    supply. Obvious search: the hand itself, then every hand with one card added, every hand
+    with two cards added, ... each asked of the exhaustive opening search.
+    """
+    start = tuple(sorted(cards, key=_card_key))
+    if can_open(start, groups, runs, v6):
+        return 0
+    base = Counter(start)
+    frontier = {start}
+    for n in range(1, cap + 1):
+        grown = set()
+        for h in frontier:
+            hc = Counter(h)
+            for c, a in avail.items():
+                if hc[c] - base[c] < a:
+                    grown.add(tuple(sorted(h + (c,), key=_card_key)))
+        for h in grown:
+            if can_open(h, groups, runs, v6):
+                return n
+        frontier = grown
+    return None
+
+
+def outs(cards, groups: int, runs: int, v6: bool = False, avail=None, cap: int = 3):
+    """``(needed, rows)``: rows ``(card, unseen, needed_after)`` of every distinct addable card
+    whose addition lowers :func:`cards_needed` by one (None for ``needed`` above ``cap``)."""
+    need = cards_needed(cards, groups, runs, v6, avail, cap)
+    rows = []
+    if need is None or need == 0:
+        return need, rows
+    for c in sorted(avail, key=_card_key):
+        if avail[c] <= 0:
+            continue
+        rest = Counter(avail)
+        rest[c] -= 1
+        after = cards_needed(list(cards) + [c], groups, runs, v6, rest, need - 1)
+        if after == need - 1:
+            rows.append((c, avail[c], after))
+    return need, rows

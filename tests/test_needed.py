@@ -1,0 +1,195 @@
+"""Cards needed and outs (issue 8; R3-R5, R7, V6), checked against tests/reference.py."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+import reference as ref
+from conftest import random_hand, to_ref
+from hypothesis import given
+from hypothesis import strategies as st
+
+import kalooki_sim as ks
+from kalooki_sim.cards import JOKER
+
+
+def test_R3_R4_cards_needed_examples():
+    assert ks.cards_needed("7♥ 8♥ 9♥ 4♣ 4♦", (1, 1)) == 2  # 6♥/10♥/JK and a 4 or JK
+    assert ks.cards_needed("A♣ 2♣ 3♣ JK JK", (0, 1)) == 0
+    assert ks.cards_needed("", (3, 0)) == 9
+    assert ks.cards_needed("2♥", 9) == 15  # four runs of four, one card held
+    assert ks.cards_needed("K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", 1) == 1
+
+
+def test_R3_two_naturals_per_group_even_with_jokers():
+    assert ks.cards_needed("9♠ JK JK JK", (1, 0)) == 1  # 9-JK-JK is not a group: add a 9
+    assert ks.cards_needed("JK JK JK JK", (1, 0)) == 2
+
+
+def test_R4_no_adjacent_jokers_in_the_needed_run():
+    # 5♥ JK JK 8♥ is not a run: one natural (6♥ or 7♥) must be added
+    assert ks.cards_needed("5♥ 8♥ JK JK", (0, 1)) == 1
+    assert ks.cards_needed("5♥ 7♥ JK JK", (0, 1)) == 0
+
+
+def test_R5_groups_of_distinct_ranks():
+    assert ks.cards_needed("6♠ 6♥ 6♦ 6♣ 6♠ 6♥", (2, 0)) == 3
+
+
+def test_seen_cards_cannot_be_added():
+    hand = "7♥ 8♥ 9♥ 4♣ 4♦"
+    assert ks.cards_needed(hand, (1, 1), seen="10♥ 10♥ 6♥ 6♥") == 2  # jokers fill in
+    assert ks.cards_needed(hand, (1, 1), seen="10♥ 10♥ 6♥ 6♥ JK JK JK") == 2
+    # no joker, 6♥ or 10♥ left: a 4 and a fresh run of four (e.g. J♥ Q♥ K♥ A♥)
+    seen = "10♥ 10♥ 6♥ 6♥ JK JK JK JK"
+    assert ks.cards_needed(hand, (1, 1), seen=seen) == 5
+    df = ks.outs(hand, (1, 1), seen=seen)
+    assert df.attrs["needed"] == 5 and len(df) == 50 and (df.needed_after == 4).all()
+    assert not {"6♥", "10♥", "JK"} & set(df.card)
+    assert df.set_index("card").unseen[["4♣", "7♥", "J♥"]].tolist() == [1, 1, 2]
+    assert df.attrs["total"] == 95
+
+
+def test_V6_complete_suit_counts_for_three_runs():
+    hand = "A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
+    assert ks.cards_needed(hand, 4) == 8
+    assert ks.cards_needed(hand, 4, rules=ks.Rules(complete_suit_for_three_runs=True)) == 0
+    v6 = ks.Rules(complete_suit_for_three_runs=True)
+    assert ks.cards_needed("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥", 4, rules=v6) == 2
+
+
+def test_outs_columns_and_attrs():
+    df = ks.outs("7♥ 8♥ 9♥ 4♣ 4♦", (1, 1))
+    assert list(df.columns) == ["card", "unseen", "needed_after"]
+    assert df.attrs == {"needed": 2, "total": 14}
+    assert (df.needed_after == 1).all()
+    assert ks.outs("A♣ 2♣ 3♣ JK JK", (0, 1)).empty
+
+
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(ValueError, match="seen"):
+        ks.cards_needed("7♥ 7♥", (1, 0), seen="7♥")
+    with pytest.raises(ValueError, match="^hand: .*ZZ"):
+        ks.cards_needed("7♥ ZZ", (1, 0))
+    with pytest.raises((TypeError, ValueError), match="^seen: "):
+        ks.outs("7♥", (1, 0), seen=5)
+    with pytest.raises(ValueError, match=r"contract=\(0, 5\)"):
+        ks.cards_needed("7♥", (0, 5))
+
+
+def test_no_way_to_lay_is_a_value_error():
+    every_heart = " ".join(f"{r}♥ {r}♥" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split())
+    with pytest.raises(ValueError, match="cannot be laid"):
+        ks.cards_needed("", (0, 4), seen=every_heart)
+
+
+# -- against the exhaustive twin ---------------------------------------------------------------
+
+
+def near_hand(rng, decks, jokers):
+    """A hand a few cards short of a random small contract, and the contract."""
+    g = int(rng.integers(0, 3))
+    r = int(rng.integers(0, 3)) if g else int(rng.integers(1, 3))
+    cards = []
+    for k in rng.choice(13, g, replace=False):
+        cards += [int(s) * 13 + int(k) for s in rng.choice(4, 3)]
+    for s in rng.choice(4, r, replace=False):
+        lo = int(rng.integers(0, 13))
+        cards += [int(s) * 13 + (lo + j) % 13 for j in range(4)]
+    cards = [c for c in cards if rng.random() < 0.6]
+    cards += [int(x) for x in rng.integers(0, 52, int(rng.integers(0, 4)))]
+    nj = int(rng.integers(0, min(jokers, 3) + 1)) if rng.random() < 0.5 else 0
+    cnt = Counter(cards)
+    cards = [c for c in cnt for _ in range(min(cnt[c], decks))]
+    return np.array(cards + [JOKER] * nj, dtype=np.int64), (g, r)
+
+
+def _case(rng):
+    """Random rules (1-3 decks, 0-20 jokers), a near-contract hand and a random `seen`."""
+    decks = int(rng.integers(1, 4))
+    jokers = int(rng.choice([0, 1, 2, 4, 8, 20]))
+    rules = ks.Rules(players=3, decks=decks, jokers=jokers)
+    codes, contract = near_hand(rng, decks, jokers)
+    rest = [c for c in range(52) for _ in range(decks)] + [JOKER] * jokers
+    for c in codes:
+        rest.remove(int(c))
+    seen = rng.permutation(np.array(rest, dtype=np.int64))[: int(rng.integers(0, 40))]
+    avail = Counter({(c // 13, c % 13 + 1): decks for c in range(52)})
+    avail["JK"] = jokers
+    for c in to_ref(np.concatenate([codes, seen])):
+        avail[c] -= 1
+    return rules, codes, contract, seen, +avail
+
+
+def _compare_needed(rng, n_hands, cap):
+    for _ in range(n_hands):
+        rules, codes, (g, r), seen, avail = _case(rng)
+        try:
+            got = ks.cards_needed(codes, (g, r), rules, seen)
+        except ValueError:
+            got = None
+        c = cap if got is None else min(got, cap)
+        want = ref.cards_needed(to_ref(codes), g, r, False, avail, c)
+        where = (ks.parse_cards(codes, rules), (g, r), ks.parse_cards(seen, rules))
+        if want is None:
+            assert got is None or got > c, where
+        else:
+            assert got == want, where
+
+
+def _compare_outs(rng, n_hands):
+    done = 0
+    while done < n_hands:
+        rules, codes, (g, r), seen, avail = _case(rng)
+        try:
+            need = ks.cards_needed(codes, (g, r), rules, seen)
+        except ValueError:
+            continue
+        if not 1 <= need <= 2:
+            continue
+        df = ks.outs(codes, (g, r), rules, seen)
+        want_need, rows = ref.outs(to_ref(codes), g, r, False, avail, need)
+        assert df.attrs["needed"] == want_need == need
+        want = [(ks.card_text(JOKER if c == "JK" else c[0] * 13 + c[1] - 1), u, a)
+                for c, u, a in rows]
+        want.sort(key=lambda row: ks.to_codes(row[0]).item())
+        assert list(df.itertuples(index=False, name=None)) == want
+        assert df.attrs["total"] == sum(u for _, u, _ in want)
+        done += 1
+
+
+def test_R3_R4_R5_cards_needed_matches_twin():
+    _compare_needed(np.random.default_rng(1), 300, 1)
+    _compare_needed(np.random.default_rng(2), 15, 2)
+
+
+def test_outs_match_twin():
+    _compare_outs(np.random.default_rng(3), 4)
+
+
+@pytest.mark.slow
+def test_R3_R4_R5_cards_needed_matches_twin_many():
+    _compare_needed(np.random.default_rng(11), 3000, 1)
+    _compare_needed(np.random.default_rng(12), 600, 2)
+
+
+@pytest.mark.slow
+def test_outs_match_twin_many():
+    _compare_outs(np.random.default_rng(13), 60)
+
+
+# -- properties -------------------------------------------------------------------------------
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 16), contract=st.integers(1, 9),
+       joker_rich=st.booleans())
+def test_property_needed_zero_iff_opening_and_one_card_lowers_it_by_at_most_one(
+        seed, n, contract, joker_rich):
+    rng = np.random.default_rng(seed)
+    codes = random_hand(rng, max(n, 4), joker_rich)[:n]
+    need = ks.cards_needed(codes, contract)
+    assert (need == 0) == (ks.solve_opening(codes, contract) is not None)
+    left = Counter({c: 2 for c in range(52)}) + Counter({JOKER: 4})
+    left.subtract(Counter(codes.tolist()))
+    card = int(rng.choice([c for c, k in left.items() if k > 0]))
+    assert ks.cards_needed(np.append(codes, card), contract) >= need - 1
