@@ -86,8 +86,8 @@ def cards_needed(hand, contract, rules=None, seen=()) -> int:
     2
     >>> cards_needed("7♥ 8♥ 9♥ 4♣ 4♦", (1, 1), seen="10♥ 10♥ 6♥ 6♥")  # jokers then
     2
-    >>> cards_needed("7♥ 8♥ 9♥ 4♣ 4♦", (1, 1), seen="10♥ 10♥ 6♥ 6♥ JK JK JK")
-    3
+    >>> cards_needed("7♥ 8♥ 9♥ 4♣ 4♦", (1, 1), seen="10♥ 10♥ 6♥ 6♥ JK JK JK JK")
+    5
     """
     counts, jokers, g, r, v6, avail = _prepare(hand, contract, rules, seen)
     opts, scratch = _nk.new_workspace()
