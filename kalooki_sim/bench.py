@@ -112,3 +112,61 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# -- cards needed (issue 8) ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _needed_many(counts, jokers, g, r, avail, opts, scratch):
+    """``needed_kernel`` on every hand in a compiled loop."""
+    acc = 0
+    for i in range(counts.shape[0]):
+        acc += _nk.needed_kernel(counts[i], jokers[i], g, r, False, avail[i], opts, scratch)
+    return acc
+
+
+def bench_needed(n_hands: int = 2000, seed: int = 0) -> list[tuple[int, int, int, float, float]]:
+    """Median and mean µs per ``needed_kernel`` call: rows (cards, groups, runs, med, mean).
+
+    Random hands from a 108-card pack, the supply being the pack minus the hand; the median is
+    over batches of 50 hands timed in a compiled loop.
+    """
+    rng = np.random.default_rng(seed)
+    opts, scratch = _nk.new_workspace()
+    rows = []
+    for n_cards, (g, r) in [(9, (3, 0)), (12, (0, 3)), (12, (4, 0)), (12, (1, 2)),
+                            (16, (0, 4)), (16, (2, 2)), (16, (1, 3))]:
+        counts = np.zeros((n_hands, 4, 14), np.int64)
+        jokers = np.zeros(n_hands, np.int64)
+        avail = np.zeros((n_hands, 53), np.int64)
+        for i in range(n_hands):
+            codes = rng.choice(PACK, n_cards, replace=False)
+            counts[i], jokers[i] = hand_counts(codes)
+            avail[i, :52] = 2
+            avail[i, JOKER] = 4
+            np.subtract.at(avail[i], codes, 1)
+        _needed_many(counts[:2], jokers[:2], g, r, avail[:2], opts, scratch)
+        batch = 50
+        per = []
+        for b in range(0, n_hands, batch):
+            t0 = time.perf_counter()
+            _needed_many(counts[b:b + batch], jokers[b:b + batch], g, r, avail[b:b + batch],
+                         opts, scratch)
+            per.append((time.perf_counter() - t0) / batch * 1e6)
+        rows.append((n_cards, g, r, float(np.median(per)), float(np.mean(per))))
+    return rows
+
+
+def main_needed() -> None:
+    """Print the cards-needed benchmark."""
+    print("\ncards needed (kernel, compiled loop), random hands from a 108-card pack")
+    print(f"{'cards':>5} {'contract':>9} {'median µs':>10} {'mean µs':>9}")
+    for n, g, r, med, mean in bench_needed():
+        print(f"{n:>5} {f'{g}g+{r}r':>9} {med:>10.2f} {mean:>9.2f}")
+
+
+from ._kernels import needed as _nk  # noqa: E402  (appended section)
+
+if __name__ == "__main__":
+    main_needed()
