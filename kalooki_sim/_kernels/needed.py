@@ -21,9 +21,10 @@ Method
   naturals the runs left (``H``) and the copies still addable (``A``); a group of 3 naturals
   adds ``max(0, 3 - H)``, a group of 2 naturals and a joker adds ``max(0, 2 - H)`` plus the
   joker when the hand's jokers are used up. Exactly ``g`` ranks are chosen (R5).
-* The suits are searched with nested loops (branch and bound): a lower bound from the cheapest
-  option of each suit still open and the cheapest groups cuts the tree; the first hit on the
-  root bound stops the search.
+* The suits are searched with nested loops (branch and bound): a lower bound (the cheapest
+  runs of the suits still open and the cheapest groups of the whole hand, sharing jokers) cuts
+  the tree. Iterative deepening: searches capped at the root bound, then one and two above it,
+  each stopping at its first hit; then one uncapped search.
 
 Workspace layout
 ----------------
@@ -55,7 +56,8 @@ W_DP = 36  # group DP, (g + 1) x (g + 1), g <= 13
 W_C0 = W_DP + 196
 W_C1 = W_C0 + 14
 W_G = W_C1 + 14  # root group cost by group jokers m = 0..g
-W_NS = W_G + 14  # [4 suits, 3]: least naturals to add for a run with <= t jokers
+W_GN = W_G + 14  # the same after the runs chosen so far (a node's bound)
+W_NS = W_GN + 14  # [4 suits, 3]: least naturals to add for a run with <= t jokers
 W_R = W_NS + 12  # [5, 5, TMAX + 1]: least naturals for k runs from suits d..3 with <= t jokers
 W_ORDER = W_R + 5 * 5 * (TMAX + 1)  # [4, CAPACITY]: options of each suit, cheapest first
 W_CNT = W_ORDER + 4 * CAPACITY  # [NKEYS + 1] counting-sort buckets
@@ -140,8 +142,9 @@ def _list_options(counts, avail, s, jokers, g, complete, opts_s):
 
 
 @njit(cache=True)
-def _rank_supply(counts, avail, opts, choice, scratch):
-    """Per rank: naturals the chosen runs leave in hand (``H``) and copies still addable (``A``).
+def _rank_supply(counts, avail, opts, choice, upto, scratch):
+    """Per rank: naturals the runs chosen in suits ``< upto`` leave in hand (``H``) and copies
+    still addable (``A``).
 
     A run slot takes a held copy when there is one, else an added copy (already paid for).
     """
@@ -153,7 +156,7 @@ def _rank_supply(counts, avail, opts, choice, scratch):
             a += avail[s * 13 + k - 1]
         scratch[W_H + k] = h
         scratch[W_A + k] = a
-    for s in range(4):
+    for s in range(upto):
         i = choice[s]
         if i < 0:
             continue
@@ -227,7 +230,7 @@ def _leaf(counts, jokers, g, avail, opts, choice, nadd, jok, scratch):
     run_extra = max(0, jok - jokers)
     if run_extra > avail[JOKER]:
         return NO_WAY
-    _rank_supply(counts, avail, opts, choice, scratch)
+    _rank_supply(counts, avail, opts, choice, 4, scratch)
     gc = _group_cost(g, max(0, jokers - jok), avail[JOKER] - run_extra, scratch)
     if gc >= NO_WAY:
         return NO_WAY
@@ -307,12 +310,13 @@ def _run_tables(opts, nopt, scratch):
 
 
 @njit(cache=True)
-def _bound(st, d, r, g, w, jokers, avail_jok, scratch):
+def _bound(st, d, r, g, w, jokers, avail_jok, scratch, goff=W_G):
     """Lower bound on every leaf below a node: runs so far ``st``, suits ``d..3`` still open.
 
     The relaxation: the runs still missing at their cheapest (``R``), the groups at their
     cheapest from the whole hand (``G``), the jokers shared, a joker beyond the hand's costing
-    one card. No run bound under V6 (``w == 3``).
+    one card. No run bound under V6 (``w == 3``). ``goff``: the group costs to use, ``W_G``
+    (from the whole hand) or ``W_GN`` (after the runs chosen so far, :func:`_node_groups`).
     """
     nadd, unc, jok, runs = st
     k = max(0, r - runs) if w == 1 else 0
@@ -324,7 +328,7 @@ def _bound(st, d, r, g, w, jokers, avail_jok, scratch):
         if rc >= NO_WAY:
             continue
         for m in range(g + 1):
-            gc = scratch[W_G + m]
+            gc = scratch[goff + m]
             extra = max(0, jok + t + m - jokers)
             if gc >= NO_WAY or extra > avail_jok:
                 continue
@@ -333,15 +337,16 @@ def _bound(st, d, r, g, w, jokers, avail_jok, scratch):
 
 
 @njit(cache=True)
-def _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch):
-    """Branch and bound over the run option of each suit (-1 = no run); the least cost."""
+def _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch, root, limit):
+    """Branch and bound over the run option of each suit (-1 = no run).
+
+    Returns the least cost if it is at most ``limit``, stopping at the first leaf that costs at
+    most ``limit`` or reaches the ``root`` bound; a value above ``limit`` otherwise.
+    """
     w = 3 if complete else 1
     aj = avail[JOKER]
     order = scratch[W_ORDER:W_ORDER + 4 * CAPACITY]
-    root = _bound((0, 0, 0, 0), 0, r, g, w, jokers, aj, scratch)
-    if root >= NO_WAY:
-        return NO_WAY
-    best = NO_WAY
+    best = limit + 1
     for i0 in range(-1, nopt[0]):
         c0 = _state(opts, 0, _pick(order, 0, i0), 0, 0, 0, 0)
         if c0[3] + _runs_left(nopt, 1, w) < r:
@@ -349,6 +354,9 @@ def _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch):
         if _bound(c0, 1, r, g, w, jokers, aj, scratch) >= best:
             continue
         choice[0] = _pick(order, 0, i0)
+        if not _tight(c0, 1, r, g, w, jokers, aj, best, counts, avail, opts, choice,
+                      scratch):
+            continue
         for i1 in range(-1, nopt[1]):
             if c0[3] >= r and i1 >= 0:
                 break
@@ -358,6 +366,9 @@ def _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch):
             if _bound(c1, 2, r, g, w, jokers, aj, scratch) >= best:
                 continue
             choice[1] = _pick(order, 1, i1)
+            if not _tight(c1, 2, r, g, w, jokers, aj, best, counts, avail, opts, choice,
+                          scratch):
+                continue
             for i2 in range(-1, nopt[2]):
                 if c1[3] >= r and i2 >= 0:
                     break
@@ -367,6 +378,9 @@ def _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch):
                 if _bound(c2, 3, r, g, w, jokers, aj, scratch) >= best:
                     continue
                 choice[2] = _pick(order, 2, i2)
+                if not _tight(c2, 3, r, g, w, jokers, aj, best, counts, avail, opts, choice,
+                              scratch):
+                    continue
                 for i3 in range(-1, nopt[3]):
                     if c2[3] >= r and i3 >= 0:
                         break
@@ -379,9 +393,30 @@ def _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch):
                     v = _leaf(counts, jokers, g, avail, opts, choice, c3[0], c3[2], scratch)
                     if v < best:
                         best = v
-                        if best <= root:
+                        if best <= root or best <= limit:
                             return best
     return best
+
+
+@njit(cache=True)
+def _node_groups(counts, avail, opts, choice, d, g, scratch):
+    """``W_GN[m]``: the group costs of :func:`_root_groups` after the runs of suits ``< d``."""
+    _rank_supply(counts, avail, opts, choice, d, scratch)
+    _group_table(g, scratch)
+    side = g + 1
+    for m in range(g + 1):
+        scratch[W_GN + m] = scratch[W_DP + g * side + m]
+
+
+@njit(cache=True)
+def _tight(st, d, r, g, w, jokers, aj, best, counts, avail, opts, choice, scratch):
+    """True if the node's bound, with the groups recomputed after the runs of suits ``< d``
+    (runs only take naturals away), still beats ``best``. Skipped (True) when no groups are
+    wanted or the node's own suit has no run (its parent's check stands)."""
+    if g == 0 or choice[d - 1] < 0:
+        return True
+    _node_groups(counts, avail, opts, choice, d, g, scratch)
+    return _bound(st, d, r, g, w, jokers, aj, scratch, W_GN) < best
 
 
 @njit(cache=True)
@@ -446,7 +481,19 @@ def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
                scratch[W_CNT:W_CNT + NKEYS + 1])
     _run_tables(opts, nopt, scratch)
     _root_groups(counts, avail, g, scratch)
-    return _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch)
+    w = 3 if complete else 1
+    root = _bound((0, 0, 0, 0), 0, r, g, w, jokers, avail[JOKER], scratch)
+    if root >= NO_WAY:
+        return NO_WAY
+    # iterative deepening: the answer is nearly always the root bound or one or two above it,
+    # and a search capped there prunes far more than one that starts from no incumbent
+    for limit in range(root, root + 3):
+        v = _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch, root,
+                    limit)
+        if v <= limit:
+            return v
+    return _search(counts, jokers, g, r, complete, avail, opts, nopt, choice, scratch, root,
+                   NO_WAY - 1)
 
 
 @njit(cache=True)
