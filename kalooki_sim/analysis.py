@@ -223,11 +223,11 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
 
     Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
     seat, over each hand's first deal: it needs ``play_hands(..., voids=True)`` rows, else
-    NaN, since the scored attempts alone are not a random sample of deals), ``mean_open_turn`` (own turns to open, among seats that opened),
-    ``p_out_on_opening`` (a hand won by going out on the opening, doubling, R12), ``p_void``
-    (per attempt, R13, from ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until
-    a hand is scored), ``loser_penalty`` (mean penalty of seats that did not go out), plus
-    ``hands`` scored.
+    NaN, since the scored attempts alone are not a random sample of deals),
+    ``mean_open_turn`` (own turns to open, among seats that opened), ``p_out_on_opening`` (a
+    hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13, from
+    ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until a hand is scored),
+    ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` scored.
     """
     _rows(df, _DIFFICULTY_COLUMNS)
     out = []

@@ -5,6 +5,7 @@ from conftest import random_hand
 
 import kalooki_sim as ks
 from kalooki_sim._kernels import engine as E
+from kalooki_sim._kernels.needed import new_workspace as needed_workspace
 from kalooki_sim.cards import JOKER, PENALTY
 
 
@@ -52,14 +53,14 @@ def test_unopened_discard_is_the_costliest_card_needed_least():
     ps = np.zeros((1, E.PS_COLS), np.int64)
     gs = np.zeros(E.GS_COLS, np.int64)
     melds = np.zeros((4, 8), np.int64)
+    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
     for i in range(2000):
         contract = i % 9 + 1
         rv = np.zeros(E.R_COLS, np.int64)
         rv[E.R_GROUPS], rv[E.R_RUNS] = rules.contract(contract)
         codes = random_hand(rng, int(rng.integers(9, 20)), joker_rich=i % 5 == 0)
         hand = _row(codes)[None, :]
-        got = E._choose_discard(0, hand, ps, gs, melds, rv, pol, np.zeros(2, np.uint64),
-                                np.zeros((4, 14), np.int64))
+        got = E._choose_discard(0, hand, ps, gs, melds, rv, pol, np.zeros(2, np.uint64), pw)
         cands = [c for c in range(52) if hand[0, c] > 0]
         if not cands:
             assert got == -1

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from . import layoff as L
+from . import needed as NK
 from . import rng as R
 from .solver import OPT_COLS, SCRATCH, card_value, solve_kernel
 
@@ -480,82 +481,67 @@ def _avail(seat, hand, rules, out):
 
 
 @njit(cache=True)
-def _needed(seat, hand, rules, pol, cnt):
-    """Cards still needed for the contract: exact with ``P_EXACT`` (dead cards cannot come),
-    else the quick lower bound :func:`need`."""
+def _needed(seat, hand, rules, pol, pw):
+    """Cards still needed for the contract: exact with ``P_EXACT`` (:mod:`.needed`; dead cards
+    cannot come), else the quick lower bound :func:`need`. ``pw`` = (cnt, opts, scratch)."""
     if pol[seat, P_EXACT] > 0:
         av = hand[_seen_row(hand) + 1]
         _avail(seat, hand, rules, av)
-        j = _fill_counts(hand[seat], cnt)
-        return _exact_needed(cnt, j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av)
+        j = _fill_counts(hand[seat], pw[0])
+        return NK.needed_kernel(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
+                                pw[1], pw[2])
     return need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
 
 
 @njit(cache=True)
-def _exact_needed(cnt, jokers, g, r, v6, avail):
-    """Placeholder until the exact kernel lands: the lower bound from counts."""
-    total = 0
-    hrow = np.zeros(N_CODES, np.int64)
-    for s_ in range(4):
-        for k in range(1, 14):
-            hrow[s_ * 13 + k - 1] = cnt[s_, k]
-    hrow[JOKER] = jokers
-    return need(hrow, g, r)
+def _live_partners(c, av):
+    """Live copies of the cards that would meld with natural ``c``: its rank in every suit and
+    its suit's two neighbours on each side (R3, R4), plus the jokers. ``av`` counts the copies
+    that can still come (dead cards, in the pile or on the table, cannot)."""
+    s = c // 13
+    k = c % 13 + 1
+    n = av[JOKER]
+    for t in range(4):
+        n += av[t * 13 + k - 1]
+    for d in (-2, -1, 1, 2):
+        p = k + d
+        if p == 0 or p == 14:
+            p = 1  # the ace stands below 2 and above K
+        if 1 <= p <= 13:
+            n += av[s * 13 + p - 1]
+    return n
 
 
 @njit(cache=True)
-def _live_outs(seat, hand, rules, pol, cnt, nd):
-    """Unseen copies of the cards that would bring the contract one card closer than ``nd``."""
-    av = hand[_seen_row(hand) + 2]
-    _avail(seat, hand, rules, av)
-    hrow = hand[seat]
-    total = 0
-    for x in range(N_CODES):
-        if av[x] == 0:
-            continue
-        hrow[x] += 1
-        if _needed(seat, hand, rules, pol, cnt) < nd:
-            total += av[x]
-        hrow[x] -= 1
-    return total
-
-
-@njit(cache=True)
-def _expert_discard(seat, hand, ps, rules, pol, cnt):
-    """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed,
-    then the most live outs, then the highest penalty, then (``P_DEFEND``) not a rank the
-    next player has taken or called."""
+def _expert_discard(seat, hand, ps, rules, pol, pw):
+    """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed
+    (exact); among those, the one with the fewest live partners (so the hand keeps the most
+    live outs), then the highest penalty, then (``P_DEFEND``) not a rank the next player has
+    taken or called."""
     P = rules[R_PLAYERS]
     hrow = hand[seat]
     nxt = (seat + 1) % P
     risky = ps[nxt, PS_TOOK] if (pol[seat, P_DEFEND] > 0 and ps[nxt, PS_OPENED] == 0) else 0
-    nds = hand[_seen_row(hand) + 3]
-    best_nd = 1 << 30
-    for c in range(JOKER):
-        nds[c] = -1
-        if hrow[c] > 0:
-            hrow[c] -= 1
-            nds[c] = _needed(seat, hand, rules, pol, cnt)
-            hrow[c] += 1
-            if nds[c] < best_nd:
-                best_nd = nds[c]
+    av = hand[_seen_row(hand) + 2]
+    _avail(seat, hand, rules, av)
     best = -1
-    best_key = (-1, -1, -1)
+    best_key = (1 << 40, 0, 0, 0)
     for c in range(JOKER):
-        if nds[c] != best_nd:
+        if hrow[c] == 0:
             continue
         hrow[c] -= 1
-        outs = _live_outs(seat, hand, rules, pol, cnt, best_nd) if best_nd > 0 else 0
+        nd = _needed(seat, hand, rules, pol, pw)
         hrow[c] += 1
-        key = (outs, card_value(c // 13, c % 13 + 1), 0 if (risky >> (c % 13 + 1)) & 1 else 1)
-        if key > best_key:
+        safe = 0 if (risky >> (c % 13 + 1)) & 1 else 1
+        key = (nd, _live_partners(c, av), -card_value(c // 13, c % 13 + 1), -safe)
+        if key < best_key:
             best_key = key
             best = c
     return best
 
 
 @njit(cache=True)
-def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, cnt):
+def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
     """R6: a non-joker card, or -1 if the hand holds only jokers (C2).
 
     Greedy, before opening: the costliest of the cards whose loss raises :func:`need` least.
@@ -575,7 +561,7 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, cnt):
                 return c
             j -= hrow[c]
     if pol[seat, P_EXACT] > 0 and ps[seat, PS_OPENED] == 0:
-        return _expert_discard(seat, hand, ps, rules, pol, cnt)
+        return _expert_discard(seat, hand, ps, rules, pol, pw)
     best = -1
     best_need = 1 << 30
     best_val = -1
@@ -627,16 +613,16 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, cnt):
 
 
 @njit(cache=True)
-def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, cnt):
+def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     """Take (or call) ``card``? Random: a coin. Else it must cut the cards still needed by the
     policy's gain; a call that does not complete the contract must also pass the policy's
     checks on the need left, the stock, the card's penalty and an opponent near going out."""
     if pol[seat, P_RANDOM] > 0:
         return R.below(pstate, 2) == 1
     hrow = hand[seat]
-    before = _needed(seat, hand, rules, pol, cnt)
+    before = _needed(seat, hand, rules, pol, pw)
     hrow[card] += 1
-    after = _needed(seat, hand, rules, pol, cnt)
+    after = _needed(seat, hand, rules, pol, pw)
     hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False
@@ -723,7 +709,7 @@ def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
 
 
 @njit(cache=True)
-def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
+def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
     """R9.2: offer the live discard ``D`` clockwise from the next player's left, never to its
     discarder; the first eligible seat that wants it calls it and takes a penalty card.
 
@@ -740,7 +726,7 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt
         if ps[cs, PS_OPENED] == 1 or ps[cs, PS_CALLS] >= rules[R_CALL_LIMIT]:
             continue
         wants = ps[cs, PS_CALLS] < _call_limit(cs, rules, pol) and _wants_card(
-            cs, D, hand, ps, gs, rules, pol, rstates[2 + cs], P_CALL_GAIN, cnt)
+            cs, D, hand, ps, gs, rules, pol, rstates[2 + cs], P_CALL_GAIN, pw)
         if not wants:
             _log(log, gs, EV_DECLINE, cs, D, 1, 0, 0)
             continue
@@ -759,7 +745,7 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt
 
 
 @njit(cache=True)
-def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
+def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
     """R9 then R6.1: the live discard to the next player (take) or a caller, then the draw.
 
     Writes hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
@@ -771,7 +757,7 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
         # R9.1: the next player may take the discard as its draw, if not opened (R8)
         if ps[cur, PS_OPENED] == 0:
             if _wants_card(cur, D, hand, ps, gs, rules, pol, rstates[2 + cur], P_TAKE_GAIN,
-                           cnt):
+                           pw):
                 gs[GS_DISC_N] -= 1
                 hand[cur, D] += 1
                 _from_pile(cur, D, hand, ps)
@@ -780,7 +766,7 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
             else:
                 _log(log, gs, EV_DECLINE, cur, D, 0, 0, 0)
         if not took and not _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log,
-                                        rstates, cnt):
+                                        rstates, pw):
             return False
     if not took:
         c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
@@ -830,12 +816,12 @@ def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
 
 
 @njit(cache=True)
-def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, cnt):
+def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw):
     """R6.3: discard a natural card, which goes live for R9; a hand of jokers only ends the turn
     with no discard and nothing on offer (C2). Writes hand, gs, disc."""
     if _hand_size(hand[cur]) == 0:
         return
-    dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst, cnt)
+    dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst, pw)
     if dc < 0:
         gs[GS_LIVE] = 0
         _log(log, gs, EV_NO_DISCARD, cur, -1, 0, 0, 0)
@@ -898,7 +884,8 @@ def _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer):
 
 @njit(cache=True)
 def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
-              melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, out, row0):
+              melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, n_opts,
+              n_scratch, out, row0):
     """Play one hand attempt; write one row per seat into ``out[row0:row0+P]``; return void.
 
     Phases: reset and streams, the deal (R2, C1), then turns of draw and calls (R6, R9), melds
@@ -907,6 +894,7 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
     """
     P = rules[R_PLAYERS]
     ws = (ws_opts, ws_scratch, ws_runs, ws_groups)
+    pw = (cnt, n_opts, n_scratch)
     _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt)
     _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws)
     cur = (dealer + 1) % P
@@ -920,13 +908,13 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
         ps[cur, PS_TURNS] += 1
         pst = rstates[2 + cur]
         _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
-        if not _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, cnt):
+        if not _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
             _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
             break
         opened_now = _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws)
         if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
             _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
-        _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, cnt)
+        _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw)
         if _hand_size(hand[cur]) == 0:
             gs[GS_OUT] = cur
             gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
@@ -956,7 +944,8 @@ def new_table(players, pack_size, log_on=False):
 @njit(cache=True)
 def new_table_jit(players, pack_size, log_rows):
     """The worker's arrays: hand, ps, gs, stock, disc, melds, log, the solver's workspace
-    (opts, scratch, runs, groups), cnt, tmp and the stream states."""
+    (opts, scratch, runs, groups), cnt, tmp, the stream states and the needed-count workspace
+    (opts, scratch)."""
     return (
         np.zeros((players + 4, N_CODES), np.int64),
         np.zeros((players, PS_COLS), np.int64),
@@ -972,6 +961,8 @@ def new_table_jit(players, pack_size, log_rows):
         np.zeros((4, 14), np.int64),
         np.zeros(L.MELD_COLS, np.int64),
         np.zeros((players + 2, 2), np.uint64),
+        np.zeros((4, NK.CAPACITY, NK.N_COLS), np.int64),
+        np.zeros(NK.SCRATCH, np.int64),
     )
 
 
@@ -998,7 +989,7 @@ def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_vo
         while True:
             void = play_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h], pol,
                              t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10],
-                             t[11], t[12], t[13], hrows, 0)
+                             t[11], t[12], t[13], t[14], t[15], hrows, 0)
             done = hand_done(void, t[2][GS_STALLED], attempt + 1, max_replays)
             if done or keep_voids:
                 for p in range(P):
