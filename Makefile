@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# the tests, and the >>> examples in the package's docstrings (numpydoc style, STUMPY runs them)
 test: $(STAMP)
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --doctest-modules kalooki_sim tests
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m slow

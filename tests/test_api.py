@@ -7,8 +7,8 @@ import pytest
 
 import kalooki_sim as ks
 
-MODULES = ["cards", "rules", "melds", "play", "policies", "trace", "referee", "analysis",
-           "plots", "report"]
+MODULES = ["cards", "rules", "melds", "needed", "play", "policies", "tournament", "trace",
+           "referee", "analysis", "plots", "report", "_checks"]
 
 
 @pytest.mark.parametrize("name", MODULES)
