@@ -147,7 +147,7 @@ class Policy:
         return v
 
 
-PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double")
+PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double", "expert")
 
 
 def preset(name: str) -> Policy:
@@ -162,7 +162,15 @@ def preset(name: str) -> Policy:
     * ``call-<k>``: greedy, calling while fewer than k calls (and fewer than the rules' limit)
       are made this hand.
     * ``hold-for-double``: greedy, but holds the opening until it can go out on it, for at most
-      8 own turns; calls up to the rules' limit.
+      8 own turns, and calls only a card that completes the contract (any other call adds a
+      penalty card it must then also lay to go out at once); calls up to the rules' limit.
+    * ``expert``: counts the cards still needed exactly, with dead cards (discard pile, table)
+      unable to come (``exact``); takes and calls what brings the contract closer; before
+      opening discards the card whose loss costs least, keeping the most live partners, then
+      the highest penalty, then not a rank the next player has picked up (``defend``). Its
+      settings come from duplicate tournaments against ``greedy`` (see the README): holding
+      back calls by the need left, the stock, the card's penalty or an opponent close to going
+      out all lost to calling freely at this level.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
 
@@ -186,7 +194,9 @@ def preset(name: str) -> Policy:
     if key == "never-call":
         return Policy("never-call", call_limit=0)
     if key == "hold-for-double":
-        return Policy("hold-for-double", hold=True, hold_turns=8)
+        return Policy("hold-for-double", hold=True, hold_turns=8, call_max_need=0)
+    if key == "expert":
+        return Policy("expert", exact=True, defend=True)
     m = re.fullmatch(r"call-(\d+)", key)
     if m:
         return Policy(key, call_limit=int(m.group(1)))

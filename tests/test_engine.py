@@ -307,8 +307,8 @@ def test_play_by_play_has_a_line_for_every_move():
 
 
 #: every preset, and a mix of them, for the referee sweeps
-MIXES = ["greedy", "random", "never-call", "call-1", "hold-for-double",
-         ["random", "greedy", "call-1", "hold-for-double", "never-call", "call-2", "greedy",
+MIXES = ["greedy", "random", "never-call", "call-1", "hold-for-double", "expert",
+         ["random", "expert", "call-1", "hold-for-double", "never-call", "call-2", "greedy",
           "random"]]
 #: the variants V1-V8 and joker-rich packs, each as Rules changes
 VARIANTS = {

@@ -1,0 +1,57 @@
+"""Players worth studying (issue 8): the expert preset, hold-for-double, in duplicate play."""
+
+import numpy as np
+import pytest
+
+import kalooki_sim as ks
+from kalooki_sim.referee import check
+
+
+def test_expert_preset_counts_exactly_and_defends():
+    p = ks.preset("expert")
+    assert p.exact and p.defend and p.call_limit is None
+    assert "expert" in ks.policies.PRESETS
+
+
+def test_expert_tables_are_refereed_every_contract():
+    for hand in range(1, 10):
+        players = 3 + hand % 4
+        df = ks.play_hands(3, hand=hand, players=players, policies="expert", seed=hand,
+                           voids=True)
+        for game in range(3):
+            t = ks.trace(hand, game=game, hand=hand, players=players, policies="expert")
+            assert check(t.records, t.rules, df[df["game"] == game]) >= 1
+
+
+def test_expert_beats_three_greedy_players_on_the_same_cards():
+    """Duplicate format: the whole 95% interval of the win share is above the fair 1/4."""
+    t = ks.tournament(["expert", "greedy", "greedy", "greedy"], games=150, seed=5)
+    e = t.set_index("policy").loc["expert"]
+    assert e["win_share_lo"] > 0.25 and e["rel_total_hi"] < 0
+
+
+def test_exact_need_changes_decisions_but_not_legality():
+    a = ks.play_hands(200, hand=7, policies="greedy", seed=4)
+    b = ks.play_hands(200, hand=7, policies="expert", seed=4)
+    assert not np.array_equal(a["penalty"].to_numpy(), b["penalty"].to_numpy())
+    # the same deals: dealt_meets_contract does not depend on the policy
+    assert (a.groupby("game")["dealt_meets_contract"].sum()
+            == b.groupby("game")["dealt_meets_contract"].sum()).all()
+
+
+def test_hold_for_double_calls_only_to_complete_and_doubles_more():
+    hold = ks.play_hands(400, hand=6, policies="hold-for-double", seed=3)
+    greedy = ks.play_hands(400, hand=6, policies="greedy", seed=3)
+    assert hold["calls"].mean() < greedy["calls"].mean() / 3
+
+    def doubled_share(d):
+        return d[d["went_out"]]["out_on_opening"].mean()
+
+    assert doubled_share(hold) > doubled_share(greedy)
+
+
+@pytest.mark.slow
+def test_expert_against_greedy_and_never_call_2000_deal_sequences():
+    for field in ("greedy", "never-call"):
+        t = ks.tournament(["expert", field, field, field], games=2000, seed=2026)
+        assert t.set_index("policy").loc["expert", "win_share_lo"] > 0.25
