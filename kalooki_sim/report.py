@@ -27,15 +27,15 @@ TITLES = {
 
 #: the default sizes; the committed report was built with these
 DEFAULT = {
-    "contract_difficulty": {"hands": 20000, "seed": 2026},
-    "call_strategy": {"hands": 20000, "seed": 7},
+    "contract_difficulty": {"hands": 20000, "seed": 2026, "attempt_budget": 1_500_000},
+    "call_strategy": {"hands": 20000, "seed": 7, "tournament_games": 1000},
     "teaching_probability": {"deals": 1_000_000, "seed": 11},
 }
 #: tiny sizes: what the tests run, to prove every notebook executes
 TINY = {
     "contract_difficulty": {"hands": 60, "seed": 1, "players": [3, 5],
                             "attempt_budget": 3000},
-    "call_strategy": {"hands": 60, "seed": 1},
+    "call_strategy": {"hands": 60, "seed": 1, "tournament_games": 20},
     "teaching_probability": {"deals": 3000, "seed": 1},
 }
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._checks import check_int, check_seed
+from ._checks import check_bool, check_int, check_seed
 from .play import play_games
 from .policies import preset
 from .rules import Rules, as_rules
@@ -53,7 +53,7 @@ def _seat_games(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
-               progress=None) -> pd.DataFrame:
+               progress=None, paired=False):
     """A duplicate tournament of ``policies`` over ``games`` deal sequences of nine-hand games.
 
     Parameters
@@ -71,6 +71,8 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
         Jamaican defaults otherwise.
     threads, progress
         As :func:`~kalooki_sim.play_games`.
+    paired : bool
+        Also return the paired differences between every two policies.
 
     Returns
     -------
@@ -80,11 +82,13 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
         R14; a fair share is ``1 / players``), ``mean_total`` (game total over nine hands),
         ``rel_total`` (own total minus the table's mean), ``calls_per_hand``,
         ``void_per_hand`` (void attempts per scored hand at its tables, R13), each with
-        ``_lo``/``_hi``: 95% t-intervals over deal sequences. ``.attrs["paired"]`` holds the
-        paired differences between every two policies (``policy_a, policy_b`` and
-        ``d_<measure>`` with ``_lo``/``_hi``: a minus b, per deal sequence); ``.attrs`` also
-        records ``players``, ``seed`` and ``incomplete`` (deal sequences left out because a hand
-        was given up, see ``Rules.max_replays``).
+        ``_lo``/``_hi``: 95% t-intervals over deal sequences. ``.attrs`` records ``players``,
+        ``seed`` and ``incomplete`` (deal sequences left out because a hand was given up, see
+        ``Rules.max_replays``).
+    pandas.DataFrame, with ``paired=True``
+        A second table, one row per two policies: ``policy_a, policy_b, games`` and
+        ``d_<measure>`` with ``_lo``/``_hi``, the paired difference a minus b per deal sequence
+        (the same cards for both), so ``(table, paired)`` is returned.
 
     Examples
     --------
@@ -112,6 +116,7 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
             raise ValueError(f"two different policies are both named {p.name!r}; give each its "
                              "own name")
     games = check_int("games", games, 1)
+    paired = check_bool("paired", paired)
     seed = check_seed(seed)
     parts = []
     with warnings.catch_warnings():
@@ -141,14 +146,15 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
             row.update({m: v, f"{m}_lo": lo, f"{m}_hi": hi})
         rows.append(row)
     out = pd.DataFrame(rows)
-    paired = []
+    pairs = []
     for a, b in itertools.combinations(names, 2):
         diff = per.loc[a] - per.loc[b]
         row = {"policy_a": a, "policy_b": b, "games": len(diff)}
         for m in MEASURES:
             v, lo, hi = _t_interval(diff[m].to_numpy())
             row.update({f"d_{m}": v, f"d_{m}_lo": lo, f"d_{m}_hi": hi})
-        paired.append(row)
-    out.attrs.update(paired=pd.DataFrame(paired), players=P, seed=seed,
-                     incomplete=int(len(bad)))
+        pairs.append(row)
+    out.attrs.update(players=P, seed=seed, incomplete=int(len(bad)))
+    if paired:
+        return out, pd.DataFrame(pairs)
     return out

@@ -25,7 +25,7 @@
 
 # %% tags=["parameters"]
 hands = 20000  # hands per contract, player count and pack (fewer where voids are many)
-attempt_budget = 3_000_000  # most deals (void ones included) played for one cell
+attempt_budget = 1_500_000  # most deals (void ones included) played for one cell
 seed = 2026
 players = [3, 4, 5, 6]
 threads = None

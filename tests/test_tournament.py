@@ -8,20 +8,20 @@ import kalooki_sim as ks
 
 
 def test_one_policy_everywhere_gets_exactly_the_fair_share():
-    t = ks.tournament(["greedy"] * 4, games=30, seed=2)
+    t, p = ks.tournament(["greedy"] * 4, games=30, seed=2, paired=True)
     assert list(t["policy"]) == ["greedy"] and t["seats"].item() == 4
     assert t["win_share"].item() == pytest.approx(0.25)
     assert t["rel_total"].item() == pytest.approx(0.0)
-    assert t.attrs["paired"].empty
+    assert p.empty
 
 
 def test_shares_add_up_and_paired_differences_are_antisymmetric():
     pols = ["call-1", "never-call", "greedy", "greedy"]
-    t = ks.tournament(pols, games=40, seed=3).set_index("policy")
+    t, p = ks.tournament(pols, games=40, seed=3, paired=True)
+    t = t.set_index("policy")
     assert (t["win_share"] * t["seats"]).sum() == pytest.approx(1.0)
     assert (t["rel_total"] * t["seats"]).sum() == pytest.approx(0.0, abs=1e-9)
     assert (t["win_share_lo"] < t["win_share"]).all() and (t["win_share"] < t["win_share_hi"]).all()
-    p = t.attrs["paired"]
     row = p[(p["policy_a"] == "call-1") & (p["policy_b"] == "never-call")].iloc[0]
     assert row["d_mean_total"] == pytest.approx(t.loc["call-1", "mean_total"]
                                                 - t.loc["never-call", "mean_total"])
@@ -59,3 +59,10 @@ def test_intervals_cover_with_the_deal_sequence_as_unit():
     t = ks.tournament(["call-1", "greedy", "greedy", "greedy"], games=60, seed=9)
     w = (t["mean_total_hi"] - t["mean_total_lo"]).to_numpy()
     assert np.isfinite(w).all() and (w > 0).all()
+
+
+def test_tables_concatenate_like_any_frame():
+    a = ks.tournament(["call-1", "greedy", "greedy", "greedy"], games=5, seed=1)
+    b = ks.tournament(["call-2", "greedy", "greedy", "greedy"], games=5, seed=1)
+    both = pd.concat([a, b], ignore_index=True)
+    assert len(both) == 4 and both.attrs.get("players") == 4
