@@ -22,7 +22,7 @@ from .cards import JOKER, hand_counts
 PACK = np.array([c for c in range(52) for _ in range(2)] + [JOKER] * 4, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit  # no cache: a cached caller would not see changes in the kernels it calls
 def _solve_many(counts, jokers, g, r, opts, scratch, runs, groups):
     """Solve every hand in a compiled loop (no Python dispatch in the timing)."""
     n = counts.shape[0]
@@ -57,14 +57,15 @@ def bench_solver(n_hands: int = 20000, seed: int = 0) -> list[tuple[int, int, in
     return rows
 
 
-def bench_engine(n_games: int = 3000, seed: int = 0) -> list[tuple[int, float]]:
-    """Hands per second of ``greedy`` at 4 players over the nine-contract mix, per thread count.
+def bench_engine(n_games: int = 3000, seed: int = 0,
+                 policy: str = "greedy") -> list[tuple[int, float]]:
+    """Hands per second of ``policy`` at 4 players over the nine-contract mix, per thread count.
 
     Times the engine itself (no DataFrame), best of two runs, on 1 and 2 threads.
     """
     from .play import _run, _setup
 
-    rules, _, pol, seed, _ = _setup(4, "greedy", seed, None, None)
+    rules, _, pol, seed, _ = _setup(4, policy, seed, None, None)
     games = np.arange(n_games)
     hands = list(range(1, 10))
     _run(games[:4], hands, rules, pol, seed, 1, False)  # compile / load cache
@@ -102,9 +103,10 @@ def main() -> None:
     print(f"{'cards':>5} {'contract':>9} {'median µs':>10} {'mean µs':>9}")
     for n, g, r, med, mean in bench_solver():
         print(f"{n:>5} {f'{g}g+{r}r':>9} {med:>10.2f} {mean:>9.2f}")
-    print("\nengine: greedy, 4 players, hands 1-9 in turn (whole games)")
-    for threads, hps in bench_engine():
-        print(f"  {threads} thread(s): {hps:,.0f} hands/s")
+    for policy, games in (("greedy", 3000), ("expert", 300)):
+        print(f"\nengine: {policy}, 4 players, hands 1-9 in turn (whole games)")
+        for threads, hps in bench_engine(games, policy=policy):
+            print(f"  {threads} thread(s): {hps:,.0f} hands/s")
     cold, warm = bench_start()
     print("\nstart-up, a new process playing one hand:")
     print(f"  empty Numba cache (compiles): {cold:.1f} s; cached: {warm:.1f} s")
@@ -117,7 +119,7 @@ if __name__ == "__main__":
 # -- cards needed (issue 8) ---------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit  # no cache: a cached caller would not see changes in the kernels it calls
 def _needed_many(counts, jokers, g, r, avail, opts, scratch):
     """``needed_kernel`` on every hand in a compiled loop."""
     acc = 0

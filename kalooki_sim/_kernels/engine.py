@@ -4,7 +4,8 @@ One hand is played by :func:`play_hand` on preallocated arrays; nothing is alloc
 Layouts (all ``int64`` unless said):
 
 * ``hand[P + 4, 53]``: card counts per seat (codes as in :mod:`kalooki_sim.cards`); row
-  ``P`` (:func:`_seen_row`) counts the dead cards, those in the discard pile and on the table;
+  ``P`` (:func:`_seen_row`) counts the dead cards, those that can never come from the stock:
+  on the table, or in the discard pile once its one reshuffle (R13) is spent;
   rows ``P + 1`` to ``P + 3`` are scratch for the policies (availability for the needed count,
   for live outs, and per-card counts of a discard choice).
 * ``ps[P, PS_COLS]``: per-seat state, columns ``PS_*``.
@@ -34,6 +35,7 @@ MAX_LOG = 65536  # room for a stalled hand: MAX_TURNS turns with every offer log
 # run options per suit in a worker's solver workspace: room for 4 jokers beside 13 naturals of a
 # suit; a hand that still overflows it (solver returns -2) is treated as unable to open
 SOLVER_CAPACITY = 8192
+NO_WAY_RANK = 1000  # exact needed count of a hand no available card completes (see _needed)
 MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (stalled)
 
 # per-seat state
@@ -205,7 +207,8 @@ def need(hrow, g, r):
 
 @njit(cache=True)
 def _seen_row(hand):
-    """Index of the row of ``hand`` that counts the dead cards (pile and table)."""
+    """Index of the row of ``hand`` that counts the dead cards (table; pile after R13's
+    reshuffle)."""
     return hand.shape[0] - 4
 
 
@@ -213,7 +216,7 @@ def _seen_row(hand):
 def _draw_stock(stock, disc, gs, rstate, log, seen):
     """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void.
 
-    The reshuffled discards are no longer public (``seen`` is decremented)."""
+    The card left on the pile by the reshuffle can never come again (``seen`` counts it)."""
     if gs[GS_STOCK_N] == 0:
         if gs[GS_RESHUFFLED] == 1 or gs[GS_DISC_N] <= 1:
             gs[GS_VOID] = 1
@@ -222,7 +225,7 @@ def _draw_stock(stock, disc, gs, rstate, log, seen):
         top = disc[n]
         for i in range(n):
             stock[i] = disc[i]
-            seen[disc[i]] -= 1
+        seen[top] += 1
         R.shuffle(rstate, stock, n)
         disc[0] = top
         gs[GS_DISC_N] = 1
@@ -453,9 +456,11 @@ def _distance_to_play(seat, c, hrow, ps, gs, melds):
 
 
 @njit(cache=True)
-def _from_pile(seat, card, hand, ps):
-    """A card taken or called from the pile (R9): no longer dead; its rank marks the seat."""
-    hand[_seen_row(hand), card] -= 1
+def _from_pile(seat, card, hand, ps, gs):
+    """A card taken or called from the pile (R9): its rank marks the seat (and it leaves the
+    dead cards, where it was counted once the reshuffle was spent)."""
+    if gs[GS_RESHUFFLED] == 1:
+        hand[_seen_row(hand), card] -= 1
     ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
 
 
@@ -488,8 +493,13 @@ def _needed(seat, hand, rules, pol, pw):
         av = hand[_seen_row(hand) + 1]
         _avail(seat, hand, rules, av)
         j = _fill_counts(hand[seat], pw[0])
-        return NK.needed_kernel(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
-                                pw[1], pw[2])
+        n = NK.needed_kernel(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
+                             pw[1], pw[2])
+        if n < NK.NO_WAY:
+            return n
+        # no card that can still come lays it: rank such hands after every possible one, by
+        # the bound, so the player keeps trying rather than freezing
+        return NO_WAY_RANK + need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
     return need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
 
 
@@ -700,7 +710,6 @@ def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
             ps[p, PS_MEETS] = 1 if v >= 0 else 0
     n -= 1
     disc[0] = stock[n]
-    hand[_seen_row(hand), disc[0]] += 1
     gs[GS_DISC_N] = 1
     gs[GS_STOCK_N] = n
     gs[GS_LIVE] = 1
@@ -732,7 +741,7 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
             continue
         gs[GS_DISC_N] -= 1
         hand[cs, D] += 1
-        _from_pile(cs, D, hand, ps)
+        _from_pile(cs, D, hand, ps, gs)
         ps[cs, PS_CALLS] += 1
         _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
         pc = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
@@ -760,7 +769,7 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
                            pw):
                 gs[GS_DISC_N] -= 1
                 hand[cur, D] += 1
-                _from_pile(cur, D, hand, ps)
+                _from_pile(cur, D, hand, ps, gs)
                 took = True
                 _log(log, gs, EV_TAKE, cur, D, 0, 0, 0)
             else:
@@ -827,7 +836,8 @@ def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw):
         _log(log, gs, EV_NO_DISCARD, cur, -1, 0, 0, 0)
         return
     hand[cur, dc] -= 1
-    hand[_seen_row(hand), dc] += 1
+    if gs[GS_RESHUFFLED] == 1:  # no second reshuffle: a discard never comes back (R13)
+        hand[_seen_row(hand), dc] += 1
     disc[gs[GS_DISC_N]] = dc
     gs[GS_DISC_N] += 1
     gs[GS_LIVE] = 1
