@@ -79,6 +79,12 @@ class Policy:
     call_danger : int
         Do not call while an opponent who has opened holds this many cards or fewer (>= 0;
         0: never held back): the two cards a call adds may be caught when that player goes out.
+    call_max_opened : int
+        Do not call once this many opponents or more have opened (>= 1; 99: never held back):
+        each can go out and catch the cards a call adds.
+    call_max_hand : int
+        Do not call while the hand's own penalty (R1) is above this many points (>= 0; 10000:
+        never held back): a call adds to what is caught.
     hold_danger : int
         With ``hold``: stop holding once an opened opponent holds this many cards or fewer.
     defend : bool
@@ -107,6 +113,8 @@ class Policy:
     call_min_stock: int = 0
     call_max_card: int = 50
     call_danger: int = 0
+    call_max_opened: int = 99
+    call_max_hand: int = 10000
     hold_danger: int = 0
     defend: bool = False
 
@@ -122,11 +130,12 @@ class Policy:
         for field in ("hold", "exact", "defend"):
             put(field, check_bool(field, getattr(self, field)))
         put("call_max_card", check_int("call_max_card", self.call_max_card, 0, 50))
+        put("call_max_opened", check_int("call_max_opened", self.call_max_opened, 1))
         if self.call_limit is not None:
             put("call_limit", check_int("call_limit", self.call_limit, 0,
                                         why="or None for the rules' limit"))
         for field in ("call_gain", "take_gain", "hold_turns", "call_max_need", "call_min_stock",
-                      "call_danger", "hold_danger"):
+                      "call_danger", "hold_danger", "call_max_hand"):
             put(field, check_int(field, getattr(self, field), 0))
 
     def vector(self) -> np.ndarray:
@@ -146,6 +155,8 @@ class Policy:
         v[_E.P_CALL_DANGER] = self.call_danger
         v[_E.P_HOLD_DANGER] = self.hold_danger
         v[_E.P_DEFEND] = 1.0 if self.defend else 0.0
+        v[_E.P_CALL_MAX_OPENED] = self.call_max_opened
+        v[_E.P_CALL_MAX_HAND] = self.call_max_hand
         return v
 
 

@@ -55,3 +55,16 @@ def test_expert_against_greedy_and_never_call_2000_deal_sequences():
     for field in ("greedy", "never-call"):
         t = ks.tournament(["expert", field, field, field], games=2000, seed=2026)
         assert t.set_index("policy").loc["expert", "win_share_lo"] > 0.25
+
+
+@pytest.mark.parametrize("field, value", [
+    ("call_max_need", 0), ("call_min_stock", 200), ("call_max_card", 0), ("call_danger", 30),
+    ("call_max_opened", 1), ("call_max_hand", 0),
+])
+def test_each_call_parameter_holds_calls_back(field, value):
+    """A parameter set to a strict value cuts the calls of an otherwise greedy player (those
+    about opponents only bite once someone has opened, so by less)."""
+    free = ks.play_hands(300, hand=8, policies=ks.Policy("free"), seed=2)
+    held = ks.play_hands(300, hand=8, policies=ks.Policy("held", **{field: value}), seed=2)
+    share = 0.9 if field in ("call_danger", "call_max_opened") else 0.5
+    assert held["calls"].sum() < share * free["calls"].sum()

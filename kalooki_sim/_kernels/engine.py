@@ -56,8 +56,8 @@ R_COLS = 11
 # policy parameters (P_CALL_LIMIT < 0: the rules' limit), documented on policies.Policy
 (P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS, P_EXACT,
  P_CALL_MAX_NEED, P_CALL_MIN_STOCK, P_CALL_MAX_CARD, P_CALL_DANGER, P_HOLD_DANGER,
- P_DEFEND) = range(13)
-NPARAM = 13
+ P_DEFEND, P_CALL_MAX_OPENED, P_CALL_MAX_HAND) = range(15)
+NPARAM = 15
 # log events
 (EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
  EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,
@@ -641,7 +641,28 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     return (after <= pol[seat, P_CALL_MAX_NEED]
             and gs[GS_STOCK_N] >= pol[seat, P_CALL_MIN_STOCK]
             and card_value(card // 13, card % 13 + 1) <= pol[seat, P_CALL_MAX_CARD]
-            and _danger(seat, hand, ps, rules[R_PLAYERS]) > pol[seat, P_CALL_DANGER])
+            and _danger(seat, hand, ps, rules[R_PLAYERS]) > pol[seat, P_CALL_DANGER]
+            and _opened_others(seat, ps, rules[R_PLAYERS]) < pol[seat, P_CALL_MAX_OPENED]
+            and _hand_penalty(hand[seat]) <= pol[seat, P_CALL_MAX_HAND])
+
+
+@njit(cache=True)
+def _opened_others(seat, ps, P):
+    """Opponents who have opened (R7): each can go out and catch what a call adds."""
+    n = 0
+    for p in range(P):
+        if p != seat and ps[p, PS_OPENED] == 1:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _hand_penalty(hrow):
+    """R1 penalty of the cards in a hand (what is caught if someone goes out now, R12)."""
+    pen = 50 * hrow[JOKER]
+    for c in range(JOKER):
+        pen += hrow[c] * card_value(c // 13, c % 13 + 1)
+    return pen
 
 
 @njit(cache=True)
