@@ -457,8 +457,10 @@ def _distance_to_play(seat, c, hrow, ps, gs, melds):
 
 @njit(cache=True)
 def _from_pile(seat, card, hand, ps, gs):
-    """A card taken or called from the pile (R9): its rank marks the seat (and it leaves the
-    dead cards, where it was counted once the reshuffle was spent)."""
+    """The top discard goes to ``seat``'s hand (a take or call, R9): its rank marks the seat,
+    and it leaves the dead cards, where it was counted once the reshuffle was spent."""
+    gs[GS_DISC_N] -= 1
+    hand[seat, card] += 1
     if gs[GS_RESHUFFLED] == 1:
         hand[_seen_row(hand), card] -= 1
     ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
@@ -760,8 +762,6 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
         if not wants:
             _log(log, gs, EV_DECLINE, cs, D, 1, 0, 0)
             continue
-        gs[GS_DISC_N] -= 1
-        hand[cs, D] += 1
         _from_pile(cs, D, hand, ps, gs)
         ps[cs, PS_CALLS] += 1
         _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
@@ -788,8 +788,6 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
         if ps[cur, PS_OPENED] == 0:
             if _wants_card(cur, D, hand, ps, gs, rules, pol, rstates[2 + cur], P_TAKE_GAIN,
                            pw):
-                gs[GS_DISC_N] -= 1
-                hand[cur, D] += 1
                 _from_pile(cur, D, hand, ps, gs)
                 took = True
                 _log(log, gs, EV_TAKE, cur, D, 0, 0, 0)
