@@ -296,3 +296,21 @@ def test_check_real_accepts_exact_fractions():
     from kalooki_sim._checks import check_real
 
     assert check_real("exact", Fraction(1, 3), 0, 1) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("call, err, msg", [
+    (lambda: ks.play_hands(100, seed=2**70), ValueError, r"seed=1180591620717411303424 is not "
+     r"allowed; give an integer 0 to 2\*\*63 - 1"),
+    (lambda: ks.trace(seed=1, game=2**64 - 1), ValueError, r"game=18446744073709551615 is not "
+     r"allowed"),
+    (lambda: ks.trace(seed=1, game=-1), ValueError, r"game=-1 is not allowed"),
+    (lambda: ks.play_hands(100, policies=None), TypeError, r"policies=None is not allowed"),
+    (lambda: ks.play_hands(5, voids="yes"), TypeError, r"voids='yes' is not allowed"),
+    (lambda: ks.trace(seed=1, whole_game=1), TypeError, r"whole_game=1 is not allowed"),
+    (lambda: ks.play_hands(5, players=9), ValueError, r"players=9 is not allowed; give an "
+     r"integer 3-8"),
+    (lambda: ks.Rules(schedule="x"), TypeError, r"schedule"),
+])
+def test_entry_points_name_the_bad_argument(call, err, msg):
+    with pytest.raises(err, match=msg):
+        call()
