@@ -193,3 +193,9 @@ def test_property_needed_zero_iff_opening_and_one_card_lowers_it_by_at_most_one(
     left.subtract(Counter(codes.tolist()))
     card = int(rng.choice([c for c, k in left.items() if k > 0]))
     assert ks.cards_needed(np.append(codes, card), contract) >= need - 1
+
+
+def test_R3_R4_runs_and_groups_share_naturals_found_by_the_search():
+    # an earlier search answered 4 here; tests/reference.py (the exhaustive twin) says 3
+    hand = "7♣ 9♣ 10♣ 2♦ 6♦ 6♦ 7♦ A♥ 5♥ 6♥ 7♥ 4♠ 9♠ K♠ JK JK"
+    assert ks.cards_needed(hand, (2, 2)) == 3
