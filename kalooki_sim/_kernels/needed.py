@@ -579,7 +579,11 @@ def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
             a += avail[s * 13 + k - 1]
         scratch[W_H + k] = h
         scratch[W_A + k] = a
-    _cheapest_runs(counts, avail, maxj, scratch)
+    if r > 0:
+        _cheapest_runs(counts, avail, maxj, scratch)
+    else:
+        for i in range(12):
+            scratch[W_NS + i] = NO_WAY
     for s in range(4):
         scratch[W_PERM + s] = s
     _run_table(scratch)
