@@ -70,7 +70,7 @@ def _threads(n):
         numba.set_num_threads(old)
 
 
-def _play(games, hand_nos, rules, pol, seed, threads, voids):
+def _play(games, hand_nos, rules, pol, seed, voids):
     """Rows (int32, ``O_*`` columns) of ``games`` from the kernel, in game order.
 
     Each game first gets room for its scored hands (plus a few void attempts with ``voids``);
@@ -110,7 +110,7 @@ def _run(games, hand_nos, rules, pol, seed, threads, progress, voids=False):
     with _threads(threads):
         for b in range(0, len(games), BLOCK_GAMES):
             g = np.asarray(games[b:b + BLOCK_GAMES], np.int64)
-            rows = _play(g, hand_nos, rules, pol, seed, threads, voids)
+            rows = _play(g, hand_nos, rules, pol, seed, voids)
             parts.append(_columns(rows, g))
             if bar is not None:
                 bar.update(len(g) * len(hand_nos))

@@ -765,12 +765,19 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
         _from_pile(cs, D, hand, ps, gs)
         ps[cs, PS_CALLS] += 1
         _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
-        pc = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
-        if pc < 0:
-            return False
-        hand[cs, pc] += 1
-        _log(log, gs, EV_PENALTY, cs, pc, 0, 0, 0)
-        return True
+        return _draw_to(cs, EV_PENALTY, hand, gs, stock, disc, log, rstates)
+    return True
+
+
+@njit(cache=True)
+def _draw_to(seat, ev, hand, gs, stock, disc, log, rstates):
+    """The top of the stock to ``seat`` (a draw, or a caller's penalty card, R9), logged as
+    ``ev``; False if the stock is exhausted again (R13: the hand is void)."""
+    c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
+    if c < 0:
+        return False
+    hand[seat, c] += 1
+    _log(log, gs, ev, seat, c, 0, 0, 0)
     return True
 
 
@@ -796,13 +803,7 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
         if not took and not _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log,
                                         rstates, pw):
             return False
-    if not took:
-        c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
-        if c < 0:
-            return False
-        hand[cur, c] += 1
-        _log(log, gs, EV_DRAW, cur, c, 0, 0, 0)
-    return True
+    return took or _draw_to(cur, EV_DRAW, hand, gs, stock, disc, log, rstates)
 
 
 @njit(cache=True)
