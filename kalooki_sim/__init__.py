@@ -6,6 +6,7 @@ rules, melds, policies, play, trace; the referee in ``kalooki_sim.referee``) -> 
 """
 
 from .cards import JOKER, PENALTY, card_text, parse_cards, penalty, to_codes
+from .decisions import call_decisions, trace_decision
 from .melds import Opening, can_lay_off, lay_off, meld_kind, solve_opening
 from .needed import cards_needed, outs
 from .play import play_games, play_hands
@@ -26,6 +27,7 @@ __all__ = [
     "Trace",
     "can_lay_off",
     "cards_needed",
+    "call_decisions",
     "card_text",
     "lay_off",
     "meld_kind",
@@ -39,4 +41,5 @@ __all__ = [
     "to_codes",
     "tournament",
     "trace",
+    "trace_decision",
 ]
