@@ -5,6 +5,7 @@ rules, melds, policies, play, trace; the referee in ``kalooki_sim.referee``) -> 
 ``plots`` and the notebooks. The rules are in ``kalooki_sim/RULES.md``.
 """
 
+from .advisor import Advice, advise
 from .cards import JOKER, PENALTY, card_text, parse_cards, penalty, to_codes
 from .decisions import call_decisions, trace_decision
 from .melds import Opening, can_lay_off, lay_off, meld_kind, solve_opening
@@ -18,6 +19,7 @@ from .trace import Trace, trace
 __version__ = "0.1.0"
 
 __all__ = [
+    "Advice",
     "JAMAICAN_SCHEDULE",
     "JOKER",
     "PENALTY",
@@ -27,6 +29,7 @@ __all__ = [
     "Trace",
     "can_lay_off",
     "cards_needed",
+    "advise",
     "call_decisions",
     "card_text",
     "lay_off",

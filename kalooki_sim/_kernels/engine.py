@@ -554,27 +554,60 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed
     (exact); among those, the one with the fewest live partners (so the hand keeps the most
     live outs), then the highest penalty, then (``P_DEFEND``) not a rank the next player has
-    taken or called."""
+    taken or called; then the lowest code.
+
+    Losing one card raises the exact count by 0 or 1 (the card itself can come back), so the
+    candidates are tried in tie-break order and the first that keeps the count wins; if none
+    does, every loss costs one and the first candidate wins. Same choice as scoring every card,
+    with far fewer exact counts.
+    """
     P = rules[R_PLAYERS]
     hrow = hand[seat]
     nxt = (seat + 1) % P
     risky = ps[nxt, PS_TOOK] if (pol[seat, P_DEFEND] > 0 and ps[nxt, PS_OPENED] == 0) else 0
     av = hand[_seen_row(hand) + 2]
     _avail(seat, hand, rules, av)
-    best = -1
-    best_key = (1 << 40, 0, 0, 0)
+    # candidates with their tie-break keys, insertion-sorted (at most 52)
+    cand = hand[_seen_row(hand) + 3]
+    m = 0
     for c in range(JOKER):
         if hrow[c] == 0:
             continue
+        safe = 0 if (risky >> (c % 13 + 1)) & 1 else 1
+        key = (_live_partners(c, av) * 64 + (15 - card_value(c // 13, c % 13 + 1))) * 2 \
+            + (1 - safe)
+        key = key * 64 + c
+        i = m
+        while i > 0 and cand[i - 1] > key:
+            cand[i] = cand[i - 1]
+            i -= 1
+        cand[i] = key
+        m += 1
+    if m == 0:
+        return -1
+    now = _needed(seat, hand, rules, pol, pw)
+    if now >= NO_WAY_RANK:
+        # no card that can still come lays it: the ranking falls back on the bound, which a
+        # lost card may move by more than one, so score every card
+        best = -1
+        best_key = (1 << 40, 0)
+        for i in range(m):
+            c = cand[i] % 64
+            hrow[c] -= 1
+            nd = _needed(seat, hand, rules, pol, pw)
+            hrow[c] += 1
+            if (nd, cand[i]) < best_key:
+                best_key = (nd, cand[i])
+                best = c
+        return best
+    for i in range(m):
+        c = cand[i] % 64
         hrow[c] -= 1
         nd = _needed(seat, hand, rules, pol, pw)
         hrow[c] += 1
-        safe = 0 if (risky >> (c % 13 + 1)) & 1 else 1
-        key = (nd, _live_partners(c, av), -card_value(c // 13, c % 13 + 1), -safe)
-        if key < best_key:
-            best_key = key
-            best = c
-    return best
+        if nd <= now:
+            return c
+    return cand[0] % 64
 
 
 @njit(cache=True)
