@@ -226,3 +226,101 @@ def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
     t = Trace(rules=rules, policies=pols)
     t.records = _records(table[6], n, info)
     return t
+
+
+# -- summaries ----------------------------------------------------------------------------------
+
+#: a cell of a call-value map with fewer decisions, or fewer deals, is marked thin
+THIN_DECISIONS = 200
+THIN_DEALS = 30
+
+
+def value_map(decisions: pd.DataFrame, by, decision="call") -> pd.DataFrame:
+    """Mean paired values of one kind of decision per cell of ``by``, with 95% intervals.
+
+    The unit is the deal: a deal's decisions share its cards, so the intervals are
+    cluster-robust by ``(game, attempt)`` (:func:`kalooki_sim.analysis.cluster_mean_ci`).
+
+    Parameters
+    ----------
+    decisions : DataFrame
+        Rows of :func:`call_decisions`.
+    by : str or list of str
+        Columns (or binned columns) to group by, e.g. ``["needed_before", "needed_after"]``.
+    decision : {"call", "take", None}
+        Only this kind of decision (None: both).
+
+    Returns
+    -------
+    DataFrame
+        One row per cell: the ``by`` columns, ``decisions``, ``deals``, ``d_penalty``,
+        ``d_penalty_lo``, ``d_penalty_hi``, ``d_out`` (and ``_lo``/``_hi``), ``taken`` (the
+        share the policy took), ``thin`` (fewer than :data:`THIN_DECISIONS` decisions or
+        :data:`THIN_DEALS` deals: too thin to trust).
+
+    Examples
+    --------
+    >>> import kalooki_sim as ks
+    >>> d = ks.call_decisions(20, hand=1, policies="greedy", seed=2)
+    >>> m = value_map(d, "needed_after", decision=None)
+    >>> bool((m["d_penalty_lo"] <= m["d_penalty_hi"]).all() or m["thin"].any())
+    True
+    """
+    from ._checks import check_choice, check_columns
+    from .analysis import cluster_mean_ci
+
+    check_choice("decision", decision, ("call", "take", None))
+    by = [by] if isinstance(by, str) else list(by)
+    check_columns("decisions", decisions, by + ["game", "attempt", "d_penalty", "d_out",
+                                                "decision", "taken"])
+    d = decisions if decision is None else decisions[decisions["decision"] == decision]
+    rows = []
+    for key, g in d.groupby(by, observed=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        cl = g["game"].to_numpy(np.int64) * 100_003 + g["attempt"].to_numpy(np.int64)
+        row = dict(zip(by, key))
+        row["decisions"] = len(g)
+        row["deals"] = int(len(np.unique(cl)))
+        for col in ("d_penalty", "d_out"):
+            m, lo, hi, _ = cluster_mean_ci(g[col].to_numpy(float), cl)
+            row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
+        row["taken"] = float(g["taken"].mean())
+        row["thin"] = row["decisions"] < THIN_DECISIONS or row["deals"] < THIN_DEALS
+        rows.append(row)
+    cols = by + ["decisions", "deals", "d_penalty", "d_penalty_lo", "d_penalty_hi", "d_out",
+                 "d_out_lo", "d_out_hi", "taken", "thin"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def variance_ratio(decisions: pd.DataFrame, column="penalty", boot=200, seed=0) -> dict:
+    """How much the pairing sharpens a decision's value: ``(var(act) + var(pass)) /
+    var(act - pass)``, the variance of an unpaired difference over the paired one, with a
+    bootstrap 95% interval over deals (percentile; resampling whole deals).
+
+    Returns a dict ``ratio, lo, hi, decisions, deals``.
+    """
+    from ._checks import check_columns
+
+    check_columns("decisions", decisions, ["game", "attempt", f"{column}_act",
+                                           f"{column}_pass"])
+    boot = check_int("boot", boot, 10)
+    a = decisions[f"{column}_act"].to_numpy(float)
+    b = decisions[f"{column}_pass"].to_numpy(float)
+    cl = pd.factorize(decisions["game"].astype(np.int64) * 100_003
+                      + decisions["attempt"].astype(np.int64))[0]
+
+    def ratio(idx):
+        x, y = a[idx], b[idx]
+        dv = np.var(x - y, ddof=1)
+        return (np.var(x, ddof=1) + np.var(y, ddof=1)) / dv if dv > 0 else np.nan
+
+    r = ratio(np.arange(len(a)))
+    groups = [np.flatnonzero(cl == k) for k in range(cl.max() + 1)] if len(cl) else []
+    rng = np.random.default_rng(seed)
+    reps = []
+    for _ in range(boot):
+        pick = rng.integers(0, len(groups), len(groups))
+        reps.append(ratio(np.concatenate([groups[k] for k in pick])))
+    lo, hi = (np.nanpercentile(reps, [2.5, 97.5]) if len(groups) > 1 else (np.nan, np.nan))
+    return {"ratio": float(r), "lo": float(lo), "hi": float(hi), "decisions": len(a),
+            "deals": len(groups)}
