@@ -16,7 +16,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ._checks import check_int, check_seed
+from ._checks import check_choice, check_int, check_seed
 from ._kernels import branch as _B
 from ._kernels import engine as _E
 from ._kernels import needed as _NK
@@ -35,7 +35,7 @@ COLUMNS = (
 )
 
 
-def _block(games, hand, rules, pol, seed, replicas):
+def _block(games, hand, rules, pol, seed, replicas, by_seat):
     """Decision rows of ``games`` (int64 ids), in game order."""
     nw = max(1, min(len(games), 4 * numba.get_num_threads()))
     rv = rules_vector(rules, hand)
@@ -46,7 +46,7 @@ def _block(games, hand, rules, pol, seed, replicas):
         dec_i = np.zeros((int(caps[-1]), _B.D_COLS), np.int64)
         dec_f = np.zeros((int(caps[-1]), _B.F_COLS), np.float64)
         n_rows = np.zeros(nw, np.int64)
-        _B.decision_block(seed, games, hand, rv, pol, replicas, rules.pack_size, nw,
+        _B.decision_block(seed, games, hand, rv, pol, replicas, by_seat, rules.pack_size, nw,
                           rules.max_replays, dec_i, dec_f, caps, n_rows)
         if (n_rows <= room).all():
             break
@@ -99,7 +99,7 @@ def _frame(di, df, hand) -> pd.DataFrame:
 
 
 def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, replicas=1,
-                   threads=None, progress=None) -> pd.DataFrame:
+                   threads=None, progress=None, pairing="seat") -> pd.DataFrame:
     """Every take-or-call decision in ``n`` deals of ``hand``, each played both ways (R9).
 
     The deals are those of ``play_hands(n, hand, ...)`` with the same seed and policies: game
@@ -135,6 +135,14 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
         Worker threads (results do not depend on them).
     progress : bool, optional
         A progress bar; default on for long runs in a terminal.
+    pairing : {"seat", "stock"}
+        How the two continuations share the stock. ``"seat"`` (default): from the branch on,
+        the stock is dealt by seat (each seat's k-th draw is a fixed card of it), so a call's
+        penalty card does not shift every later draw to another seat; the stock is a random
+        order of unseen cards, so play is distributed exactly as in the real game, and the
+        pairing is much tighter (see :func:`variance_ratio`). ``"stock"``: both draw from the
+        top as the real game does, and the continuation along ``taken`` is then the
+        unbranched hand itself, move for move.
 
     Returns
     -------
@@ -166,6 +174,7 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
     rules.deal(hand)
     replicas = check_int("replicas", replicas, 1, 10_000)
+    by_seat = check_choice("pairing", pairing, ("seat", "stock")) == "seat"
     show = progress if progress is not None else (n >= 200 and sys.stderr.isatty())
     bar = None
     if show:
@@ -177,7 +186,7 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     with _threads(threads):
         for b in range(0, n, step):
             g = np.arange(b, min(n, b + step), dtype=np.int64)
-            parts.append(_block(g, hand, rules, pol, seed, replicas))
+            parts.append(_block(g, hand, rules, pol, seed, replicas, by_seat))
             if bar is not None:
                 bar.update(len(g))
     if bar is not None:
@@ -190,10 +199,12 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
 
 
 def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
-                   policies="expert", rules=None) -> Trace:
+                   policies="expert", rules=None, pairing="seat") -> Trace:
     """The move log of one branch of a decision: hand ``hand`` of ``game`` (attempt
     ``attempt``) played as :func:`call_decisions` plays it up to table turn ``turn``, where
-    ``seat`` takes or calls (``act=True``) or passes, then on to its end.
+    ``seat`` takes or calls (``act=True``) or passes, then on to its end (``pairing`` as in
+    :func:`call_decisions`; with ``"stock"`` and ``act`` the policy's own answer, this is the
+    unbranched hand).
 
     Examples
     --------
@@ -212,11 +223,12 @@ def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
     rules.deal(hand)
     turn = check_int("turn", turn, 1, _E.MAX_TURNS)
     seat = check_int("seat", seat, 0, rules.players - 1, why="a seat of the table")
+    by_seat = check_choice("pairing", pairing, ("seat", "stock")) == "seat"
     table = _E.new_table(rules.players, rules.pack_size, log_on=True)
     out = np.zeros((rules.players, _E.O_COLS), np.int32)
     dealer = int(_E.first_dealer(seed, game, rules.players))
     _B.play_branch(seed, game, hand, attempt, dealer, rules_vector(rules, hand), pol, turn, seat,
-                   bool(act), table, out)
+                   bool(act), by_seat, table, out)
     n = int(table[2][_E.GS_LOG_N])
     if n > table[6].shape[0]:
         raise RuntimeError(f"move log overflow ({n} records); raise engine.MAX_LOG")

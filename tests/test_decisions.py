@@ -19,7 +19,7 @@ from kalooki_sim.referee import check
 
 @pytest.fixture(scope="module")
 def greedy_h2():
-    return ks.call_decisions(40, hand=2, policies="greedy", seed=11)
+    return ks.call_decisions(40, hand=2, policies="greedy", seed=11, pairing="stock")
 
 
 def _attempt_records(records, attempt):
@@ -68,7 +68,8 @@ def test_R9_branch_along_the_taken_decision_is_the_unbranched_hand(greedy_h2):
     for _, r in picked.iterrows():
         plain = ks.trace(11, game=int(r.game), hand=2, policies="greedy").records
         branch = ks.trace_decision(11, int(r.game), 2, int(r.turn), int(r.seat), bool(r.taken),
-                                   attempt=int(r.attempt), policies="greedy").records
+                                   attempt=int(r.attempt), policies="greedy",
+                                   pairing="stock").records
         assert branch == _attempt_records(plain, int(r.attempt))
         # and the branch's outcome in the row is the seat's outcome in the real hand
         real = rows[(rows.game == r.game) & (rows.attempt == r.attempt) & (rows.seat == r.seat)]
@@ -79,9 +80,11 @@ def test_R9_branch_along_the_taken_decision_is_the_unbranched_hand(greedy_h2):
         assert r[f"doubled_{side}"] == int(real["doubled"].iat[0])
 
 
-@pytest.mark.parametrize("policies, hand", [("greedy", 2), ("expert", 5), ("random", 7)])
-def test_R9_both_branches_conserve_cards_and_pass_the_referee(policies, hand):
-    d = ks.call_decisions(6, hand=hand, policies=policies, seed=3)
+@pytest.mark.parametrize("policies, hand, pairing", [
+    ("greedy", 2, "stock"), ("expert", 5, "seat"), ("random", 7, "seat"), ("greedy", 9, "seat"),
+])
+def test_R9_both_branches_conserve_cards_and_pass_the_referee(policies, hand, pairing):
+    d = ks.call_decisions(6, hand=hand, policies=policies, seed=3, pairing=pairing)
     assert len(d) > 0
     rules = ks.Rules()
     for _, r in d.sample(min(len(d), 6), random_state=0).iterrows():
@@ -89,7 +92,7 @@ def test_R9_both_branches_conserve_cards_and_pass_the_referee(policies, hand):
         before = [x for a in range(int(r.attempt)) for x in _attempt_records(plain, a)]
         for act in (True, False):
             t = ks.trace_decision(3, int(r.game), hand, int(r.turn), int(r.seat), act,
-                                  attempt=int(r.attempt), policies=policies)
+                                  attempt=int(r.attempt), policies=policies, pairing=pairing)
             # the referee reads a hand from its first attempt (R13)
             assert check(before + t.records, rules) == int(r.attempt) + 1
             # the forced answer is the one played, by the seat named, in the turn named
@@ -172,3 +175,22 @@ def test_replicas_deal_again_only_what_the_seat_has_not_seen():
 def test_call_decisions_errors_name_the_bad_value(kw, msg):
     with pytest.raises((ValueError, TypeError), match=msg):
         ks.call_decisions(**kw)
+
+
+def test_C3_seat_pairing_plays_the_same_game_and_pairs_tighter():
+    """Dealing the rest of the stock by seat changes which card a draw gets but not the law of
+    play (the stock is a random order of unseen cards): the branch along the policy's own
+    answer scores like the real hand. And it pairs the two branches more tightly."""
+    from kalooki_sim.decisions import variance_ratio
+
+    seat = ks.call_decisions(120, hand=2, policies="greedy", seed=21)
+    stock = ks.call_decisions(120, hand=2, policies="greedy", seed=21, pairing="stock")
+    for d in (seat, stock):
+        d["real"] = np.where(d["taken"], d["penalty_act"], d["penalty_pass"])
+    # per deal: the mean over its decisions of the taken branch's penalty
+    a = seat.groupby("game")["real"].mean()
+    b = stock.groupby("game")["real"].mean()
+    m, lo, hi, _ = mean_ci(a.to_numpy() - b.to_numpy())
+    assert lo < 0 < hi, (m, lo, hi)
+    vs, vk = variance_ratio(seat, boot=50), variance_ratio(stock, boot=50)
+    assert vs["lo"] > vk["hi"], (vs, vk)

@@ -135,15 +135,18 @@ def reshuffle_unseen(seat, t, rst):
 
 
 @njit(cache=True)
-def _branch(rules, pol, snap, br, seat, act, replica, key):
+def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
     """One continuation from the turn-start state ``snap``: ``seat``'s next take or call
-    forced to ``act``; replicas > 0 first reshuffle what the seat has not seen."""
+    forced to ``act``; replicas >= 0 first reshuffle what the seat has not seen; ``by_seat``
+    deals the rest of the stock by seat (:func:`.engine.seat_stock`)."""
     copy_state(snap, br, False)
     if replica >= 0:
         rst = np.empty(2, np.uint64)
         rst[0] = key
         rst[1] = uint64(replica) << uint64(32)
         reshuffle_unseen(seat, br, rst)
+    if by_seat:
+        E.seat_stock(br[2], br[2][E.GS_CUR], rules[E.R_PLAYERS])
     br[2][E.GS_FORCE_MASK] = 1 << seat
     br[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
     E.play_out(rules, pol, br)
@@ -184,8 +187,8 @@ def _offer_decisions(rules, snap, taken_by, called_by, seats, kinds, taken):
 
 
 @njit(cache=True)
-def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, replicas, main, snap,
-                  br, dec_i, dec_f, row, cap, hrows):
+def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, replicas, by_seat,
+                  main, snap, br, dec_i, dec_f, row, cap, hrows):
     """Play one hand attempt on table ``main``, branching every take-or-call decision; rows
     go to ``dec_i/dec_f[row:cap]``. Returns the next free row (past ``cap`` if short of room)."""
     E.start_hand(seed, game, hand_no, attempt, dealer, rules, main)
@@ -230,7 +233,8 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
                     for r in range(replicas):
                         for act in (1, 0):
                             pen, out, dbl, void = _branch(rules, pol, snap, br, s, act,
-                                                          r if replicas > 1 else -1, key)
+                                                          r if replicas > 1 else -1, key,
+                                                          by_seat)
                             f[F_PEN_PASS - act] += pen
                             f[F_OUT_PASS - act] += out
                             f[F_DBL_PASS - act] += dbl
@@ -245,7 +249,7 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
 
 
 @njit(cache=True, parallel=True)
-def decision_block(seed, games, hand_no, rules, pol, replicas, pack_size, n_workers,
+def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, pack_size, n_workers,
                    max_replays, dec_i, dec_f, caps, n_rows):
     """Every take-or-call decision of hand ``hand_no`` of each game in ``games`` (void attempts
     replayed by the same dealer, R13, as :func:`.engine.play_block` plays them), branched.
@@ -268,8 +272,8 @@ def decision_block(seed, games, hand_no, rules, pol, replicas, pack_size, n_work
             attempt = 0
             while True:
                 row = decision_hand(seed, i, games[i], hand_no, attempt, dealer, rules, pol,
-                                    replicas, main, snap, br, dec_i, dec_f, row, caps[w + 1],
-                                    hrows)
+                                    replicas, by_seat, main, snap, br, dec_i, dec_f, row,
+                                    caps[w + 1], hrows)
                 attempt += 1
                 if E.hand_done(main[2][E.GS_VOID], main[2][E.GS_STALLED], attempt,
                                max_replays):
@@ -278,7 +282,8 @@ def decision_block(seed, games, hand_no, rules, pol, replicas, pack_size, n_work
 
 
 @njit(cache=True)
-def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, act, t, out):
+def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, act, by_seat, t,
+                out):
     """Hand ``hand_no`` of ``game`` (attempt ``attempt``) played as usual up to table turn
     ``turn``, where ``seat``'s take or call is forced to ``act``, then to its end; scored into
     ``out``. With ``t``'s log on this is the branch's move log (:mod:`kalooki_sim.decisions`)."""
@@ -287,6 +292,8 @@ def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, ac
     while not done and t[2][E.GS_TURNS] < turn - 1:
         done = E.one_turn(rules, pol, t)
     if not done:
+        if by_seat:
+            E.seat_stock(t[2], t[2][E.GS_CUR], rules[E.R_PLAYERS])
         t[2][E.GS_FORCE_MASK] = 1 << seat
         t[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
         E.play_out(rules, pol, t)
@@ -330,7 +337,9 @@ def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, m
                   first, count, n_workers, pack_size, res):
     """Rollouts ``first .. first + count - 1`` of the advisor: each samples the hidden cards of
     ``base`` (its own stream, so a rollout is a function of the seed and its index), then plays
-    the sample twice, ``me`` acting and passing (the seats in ``force_mask`` but ``me`` pass).
+    the sample twice, ``me`` acting and passing (the seats in ``force_mask`` but ``me`` pass),
+    the stock dealt by seat (:func:`.engine.seat_stock`) so each seat draws the same cards in
+    both.
     ``res[i - first]`` = (penalty, out, doubled, void) acting, then passing."""
     P = rules[E.R_PLAYERS]
     per = (count + n_workers - 1) // n_workers
@@ -347,6 +356,7 @@ def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, m
             for s in range(samp[13].shape[0]):
                 samp[13][s, 0] = R.stream_key(seed, i, 0, 1, s)
                 samp[13][s, 1] = uint64(0)
+            E.seat_stock(samp[2], samp[2][E.GS_CUR], P)
             for act in (1, 0):
                 copy_state(samp, br, False)
                 br[2][E.GS_FORCE_MASK] = force_mask

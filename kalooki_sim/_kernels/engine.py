@@ -50,11 +50,14 @@ PS_COLS = 8
 # GS_CUR: whose turn is next. GS_FORCE_MASK / GS_FORCE_ACTS: seats whose take-or-call decision
 # on the next offer is forced (bit set) to act (bit set) or pass, for branching (call values,
 # the advisor); cleared after the draw phase. GS_TAKEN_BY / GS_CALLED_BY: who took / called in
-# the current turn (-1: nobody).
+# the current turn (-1: nobody). GS_SEAT_STOCK: the stock is dealt by seat (see
+# :func:`seat_stock`), from a stock of GS_SEAT_TOP cards, the queues starting at GS_SEAT_FIRST;
+# GS_SEAT_DRAWS + p counts seat p's draws from it.
 (GS_STOCK_N, GS_DISC_N, GS_RESHUFFLED, GS_VOID, GS_N_MELDS, GS_LOG_N, GS_LOG_ON, GS_OUT,
  GS_FIRST_DOWN, GS_STALLED, GS_TURNS, GS_DOUBLED, GS_OUT_ON_OPENING, GS_LIVE,
- GS_DISCARDER, GS_CUR, GS_FORCE_MASK, GS_FORCE_ACTS, GS_TAKEN_BY, GS_CALLED_BY) = range(20)
-GS_COLS = 20
+ GS_DISCARDER, GS_CUR, GS_FORCE_MASK, GS_FORCE_ACTS, GS_TAKEN_BY, GS_CALLED_BY,
+ GS_SEAT_STOCK, GS_SEAT_TOP, GS_SEAT_FIRST, GS_SEAT_DRAWS) = range(24)
+GS_COLS = GS_SEAT_DRAWS + 8
 # rules vector
 (R_PLAYERS, R_CARDS, R_GROUPS, R_RUNS, R_CALL_LIMIT, R_FREE_EXT, R_JOKERS_OTHERS, R_V6,
  R_V4, R_DECKS, R_JOKERS) = range(11)
@@ -234,10 +237,41 @@ def _leaves_hand(hand, seat, c):
 
 
 @njit(cache=True)
-def _draw_stock(stock, disc, gs, rstate, log, seen):
+def seat_stock(gs, first, P):
+    """Deal the rest of the stock by seat: from now on seat ``p``'s ``k``-th draw is the card
+    ``k * P + (p - first) % P`` from the top, and a seat whose queue is spent takes the lowest
+    card left. The stock is a uniformly random order of unseen cards and which card a draw
+    gets does not depend on the cards, so play is distributed exactly as with draws from the
+    top; but two branches of a hand then give each seat the same cards whatever the other
+    seats drew (common random numbers by seat, for :mod:`.branch`)."""
+    gs[GS_SEAT_STOCK] = 1
+    gs[GS_SEAT_TOP] = gs[GS_STOCK_N]
+    gs[GS_SEAT_FIRST] = first
+    for p in range(P):
+        gs[GS_SEAT_DRAWS + p] = 0
+
+
+@njit(cache=True)
+def _seat_draw(stock, gs, seat, P):
+    """The card ``seat`` draws from a stock dealt by seat (:func:`seat_stock`)."""
+    j = gs[GS_SEAT_DRAWS + seat] * P + (seat - gs[GS_SEAT_FIRST]) % P
+    gs[GS_SEAT_DRAWS + seat] += 1
+    pos = gs[GS_SEAT_TOP] - 1 - j
+    if pos < 0 or stock[pos] < 0:
+        pos = 0
+        while stock[pos] < 0:
+            pos += 1
+    c = stock[pos]
+    stock[pos] = -1
+    return c
+
+
+@njit(cache=True)
+def _draw_stock(stock, disc, gs, rstate, log, seen, seat, P):
     """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void.
 
-    The card left on the pile by the reshuffle can never come again (``seen`` counts it)."""
+    The card left on the pile by the reshuffle can never come again (``seen`` counts it). A
+    stock dealt by seat (:func:`seat_stock`) stays so after the reshuffle."""
     if gs[GS_STOCK_N] == 0:
         if gs[GS_RESHUFFLED] == 1 or gs[GS_DISC_N] <= 1:
             gs[GS_VOID] = 1
@@ -253,7 +287,11 @@ def _draw_stock(stock, disc, gs, rstate, log, seen):
         gs[GS_STOCK_N] = n
         gs[GS_RESHUFFLED] = 1
         _log(log, gs, EV_RESHUFFLE, -1, -1, n, 0, 0)
+        if gs[GS_SEAT_STOCK] == 1:
+            seat_stock(gs, seat, P)
     gs[GS_STOCK_N] -= 1
+    if gs[GS_SEAT_STOCK] == 1:
+        return _seat_draw(stock, gs, seat, P)
     return stock[gs[GS_STOCK_N]]
 
 
@@ -843,7 +881,8 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
 def _draw_to(seat, ev, hand, gs, stock, disc, log, rstates):
     """The top of the stock to ``seat`` (a draw, or a caller's penalty card, R9), logged as
     ``ev``; False if the stock is exhausted again (R13: the hand is void)."""
-    c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
+    c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)], seat,
+                    _seen_row(hand))
     if c < 0:
         return False
     hand[seat, c] += 1
