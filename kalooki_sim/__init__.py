@@ -13,6 +13,7 @@ from .policies import Policy, preset
 from .rules import JAMAICAN_SCHEDULE, Rules
 from .tournament import tournament
 from .trace import Trace, trace
+from .tuning import tune_calls, tuned_policy
 
 __version__ = "0.1.0"
 
@@ -39,4 +40,6 @@ __all__ = [
     "to_codes",
     "tournament",
     "trace",
+    "tune_calls",
+    "tuned_policy",
 ]
