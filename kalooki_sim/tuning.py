@@ -444,7 +444,9 @@ def confirm(policy, hand, deals=1000, field=("expert", "greedy"), seed=0, player
         ``hand, policy, deals`` (finished by both), ``penalty``, ``expert_penalty`` (mean hand
         penalty), ``gain, gain_lo, gain_hi`` (policy - expert per deal, 95% t interval;
         negative: the policy loses fewer points), ``calls``, ``expert_calls`` (per hand),
-        ``unfinished`` (deals left out: a stalled or given-up hand).
+        ``void_per_hand``, ``expert_void_per_hand`` (void attempts per scored hand at the
+        policy's tables, R13: replayed, so they cost time, not points), ``unfinished`` (deals
+        left out: a stalled or given-up hand).
 
     Examples
     --------
@@ -472,6 +474,8 @@ def _confirm_row(policy, hand, rot, base) -> dict:
             "penalty": float(c[ok].mean()), "expert_penalty": float(b[ok].mean()),
             "gain": g, "gain_lo": lo, "gain_hi": hi,
             "calls": float(rot.calls[ok].mean()), "expert_calls": float(base.calls[ok].mean()),
+            "void_per_hand": float(rot.attempts[ok].mean() - 1.0),
+            "expert_void_per_hand": float(base.attempts[ok].mean() - 1.0),
             "unfinished": int((~ok).sum())}
 
 
@@ -562,7 +566,8 @@ def _game_row(per_hand, cand, base) -> dict:
     return {"hand": "game", "policy": " / ".join(p.name for p in per_hand),
             "deals": int(ok.sum()), "penalty": float(tc.mean()),
             "expert_penalty": float(tb.mean()), "gain": g, "gain_lo": lo, "gain_hi": hi,
-            "calls": np.nan, "expert_calls": np.nan, "unfinished": int((~ok).sum()),
+            "calls": np.nan, "expert_calls": np.nan, "void_per_hand": np.nan,
+            "expert_void_per_hand": np.nan, "unfinished": int((~ok).sum()),
             "win_share": float(wc.mean()), "expert_win_share": float(wb.mean()),
             "d_win_share": w, "d_win_share_lo": wlo, "d_win_share_hi": whi}
 
