@@ -46,7 +46,7 @@ parameters, its search estimate (``search_gain`` with ``_lo``/``_hi``; rounds, d
 and the confirmation on fresh deals (``gain`` with ``_lo``/``_hi``). ``adopted`` is True when
 the confirmed interval lies below zero; :func:`tuned_policy` then returns the winner and
 otherwise ``expert``'s parameters. The header lines (``#``) record the command, the wall time
-and the nine-hand game result. Made with (threads=1, on 2 shared cores)::
+and the nine-hand game result. Made with (21 min wall time, threads=1, 2 shared cores)::
 
     python -m kalooki_sim.tuning --budget 40000 --deals 2000 --seed 0 --threads 1
 
