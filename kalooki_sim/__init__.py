@@ -15,6 +15,7 @@ from .policies import Policy, preset
 from .rules import JAMAICAN_SCHEDULE, Rules
 from .tournament import tournament
 from .trace import Trace, trace
+from .tuning import tune_calls, tuned_policy
 
 __version__ = "0.1.0"
 
@@ -45,4 +46,6 @@ __all__ = [
     "tournament",
     "trace",
     "trace_decision",
+    "tune_calls",
+    "tuned_policy",
 ]
