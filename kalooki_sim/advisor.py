@@ -186,6 +186,8 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     for c in codes:
         hand_arr[0, c] += 1
     ps[:, _E.PS_OPEN_TURN] = -1
+    ps[:, _E.PS_NC_VAL0] = -1
+    ps[:, _E.PS_NC_VAL1] = -1
     ps[0, _E.PS_CALLS] = calls_made
     turns = max(0, dealt_stock - stock_left)
     ps[:, _E.PS_TURNS] = turns // P

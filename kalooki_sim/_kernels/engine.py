@@ -41,9 +41,12 @@ NO_WAY_RANK = 1000  # exact needed count of a hand no available card completes (
 MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (stalled)
 
 # per-seat state
-# PS_TOOK: bit mask of the ranks the seat took or called from the pile this hand (public)
-PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS, PS_TOOK = range(8)
-PS_COLS = 8
+# PS_TOOK: bit mask of the ranks the seat took or called from the pile this hand (public).
+# PS_NC_*: a two-entry memo of the seat's exact needed count (:func:`_needed_memo`), keyed by
+# a hash of its hand and the dead cards; a value of -1 is an empty entry.
+(PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS, PS_TOOK,
+ PS_NC_KEY0, PS_NC_VAL0, PS_NC_KEY1, PS_NC_VAL1, PS_NC_NEXT) = range(13)
+PS_COLS = 13
 # hand state
 # GS_LIVE: the top discard is on offer under R9 (after a discard or the upcard, C1; not after a
 # turn that ended with no discard, C2, nor once taken or called); GS_DISCARDER: who put it there.
@@ -569,6 +572,40 @@ def _needed(seat, hand, rules, pol, pw):
 
 
 @njit(cache=True)
+def _state_key(seat, hand):
+    """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
+    dead = hand[_seen_row(hand)]
+    k = uint64(seat)
+    for c in range(N_CODES):
+        k = R._splitmix(k ^ uint64(hand[seat, c] + 8 * dead[c] + 64 * c))
+    return np.int64(k >> uint64(2))
+
+
+@njit(cache=True)
+def _memo_put(seat, ps, key, val):
+    """Remember ``val`` for ``key`` in the seat's memo, replacing the older entry."""
+    i = ps[seat, PS_NC_NEXT]
+    ps[seat, PS_NC_KEY0 + 2 * i] = key
+    ps[seat, PS_NC_VAL0 + 2 * i] = val
+    ps[seat, PS_NC_NEXT] = 1 - i
+
+
+@njit(cache=True)
+def _needed_memo(seat, hand, ps, rules, pol, pw):
+    """:func:`_needed`, remembered per seat: a seat is asked about the same hand many times
+    (every offer until its own turn), and the exact count is the policy's dearest step."""
+    if pol[seat, P_EXACT] <= 0:
+        return _needed(seat, hand, rules, pol, pw)
+    key = _state_key(seat, hand)
+    for i in range(2):
+        if ps[seat, PS_NC_VAL0 + 2 * i] >= 0 and ps[seat, PS_NC_KEY0 + 2 * i] == key:
+            return ps[seat, PS_NC_VAL0 + 2 * i]
+    v = _needed(seat, hand, rules, pol, pw)
+    _memo_put(seat, ps, key, v)
+    return v
+
+
+@njit(cache=True)
 def _live_partners(c, av):
     """Live copies of the cards that would meld with natural ``c``: its rank in every suit and
     its suit's two neighbours on each side (R3, R4), plus the jokers. ``av`` counts the copies
@@ -623,7 +660,7 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
         m += 1
     if m == 0:
         return -1
-    now = _needed(seat, hand, rules, pol, pw)
+    now = _needed_memo(seat, hand, ps, rules, pol, pw)
     if now >= NO_WAY_RANK:
         # no card that can still come lays it: the ranking falls back on the bound, which a
         # lost card may move by more than one, so score every card
@@ -642,10 +679,17 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
         c = cand[i] % 64
         hrow[c] -= 1
         nd = _needed(seat, hand, rules, pol, pw)
-        hrow[c] += 1
         if nd <= now:
+            # the hand after this discard: what the next offers to this seat will ask about
+            _memo_put(seat, ps, _state_key(seat, hand), nd)
+            hrow[c] += 1
             return c
-    return cand[0] % 64
+        hrow[c] += 1
+    c = cand[0] % 64
+    hrow[c] -= 1
+    _memo_put(seat, ps, _state_key(seat, hand), now + 1)
+    hrow[c] += 1
+    return c
 
 
 @njit(cache=True)
@@ -728,9 +772,9 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     if pol[seat, P_RANDOM] > 0:
         return R.below(pstate, 2) == 1
     hrow = hand[seat]
-    before = _needed(seat, hand, rules, pol, pw)
+    before = _needed_memo(seat, hand, ps, rules, pol, pw)
     hrow[card] += 1
-    after = _needed(seat, hand, rules, pol, pw)
+    after = _needed_memo(seat, hand, ps, rules, pol, pw)
     hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False
@@ -793,6 +837,8 @@ def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
         for i in range(PS_COLS):
             ps[p, i] = 0
         ps[p, PS_OPEN_TURN] = -1
+        ps[p, PS_NC_VAL0] = -1
+        ps[p, PS_NC_VAL1] = -1
     for i in range(2):
         rstates[i, 0] = R.stream_key(seed, game, hand_no, attempt, i)
         rstates[i, 1] = uint64(0)
