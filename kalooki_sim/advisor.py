@@ -255,8 +255,8 @@ def _summary(res, act_name, pass_name):
         rows.append(row)
     d, dlo, dhi, _ = mean_ci(res[:, 0] - res[:, 4])
     o, olo, ohi, _ = mean_ci(res[:, 1] - res[:, 5])
-    diff = {"penalty": d, "penalty_lo": dlo, "penalty_hi": dhi, "out": o, "out_lo": olo,
-            "out_hi": ohi}
+    diff = {k: float(v) for k, v in (("penalty", d), ("penalty_lo", dlo), ("penalty_hi", dhi),
+                                     ("out", o), ("out_lo", olo), ("out_hi", ohi))}
     return pd.DataFrame(rows), diff
 
 
