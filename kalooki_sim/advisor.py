@@ -17,7 +17,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ._checks import check_int, check_real, check_seed, not_allowed
+from ._checks import check_int, check_real, not_allowed
 from ._kernels import branch as _B
 from ._kernels import engine as _E
 from ._kernels import layoff as _L
@@ -275,7 +275,8 @@ def _sentence(action, act_name, pass_name, card, diff, table, n, stopped_by):
                 f"is reasonable; more rollouts may separate them{odds}.")
     better = action == act_name
     sure = "clearly" if (hi < -10 or lo > 10) else "probably"
-    head = f"{action.capitalize()} {card}" if better else f"{action.capitalize()}, do not {act_name} {card}"
+    head = (f"{action.capitalize()} {card}" if better
+            else f"{action.capitalize()}, do not {act_name} {card}")
     change = "lowers" if d < 0 else "raises"
     return (f"{head} ({sure}): {verb} it {change} your expected hand penalty by {abs(d):.1f} "
             f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.")

@@ -170,7 +170,6 @@ def main_needed() -> None:
 
 from ._kernels import needed as _nk  # noqa: E402  (appended section)
 
-
 # -- call value per decision and the advisor (issue 9) ------------------------------------------
 
 #: the advisor's benchmark situation: hand 6, a call two seats after the discarder
@@ -220,7 +219,7 @@ def main_advisor() -> None:
     for policy, sec in bench_advisor():
         print(f"  {policy:>7}: {sec:.2f} s")
     print("\ncall_decisions: every take/call branched (expert, 4 players)")
-    for policy, hand, dps, per in bench_decisions():
+    for _, hand, dps, per in bench_decisions():
         print(f"  hand {hand}: {dps:,.1f} deals/s ({per} decisions per deal)")
 
 

@@ -290,7 +290,7 @@ def value_map(decisions: pd.DataFrame, by, decision="call") -> pd.DataFrame:
     for key, g in d.groupby(by, observed=True, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
         cl = g["game"].to_numpy(np.int64) * 100_003 + g["attempt"].to_numpy(np.int64)
-        row = dict(zip(by, key))
+        row = dict(zip(by, key, strict=True))
         row["decisions"] = len(g)
         row["deals"] = int(len(np.unique(cl)))
         for col in ("d_penalty", "d_out"):

@@ -48,6 +48,14 @@ from kalooki_sim import decisions as D
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
+
+
+def show(df, names=None, digits=2):
+    """A table for readers: human column names, no row index, rounded numbers."""
+    t = df.rename(columns=names or {}).round(digits)
+    return t.style.hide(axis="index").format(precision=digits)
+
+
 rules = ks.Rules(players=players)
 dec = pd.concat([ks.call_decisions(deals, h, players=players, policies=policies, seed=seed,
                                    threads=threads) for h in range(1, rules.hands + 1)],
@@ -89,7 +97,7 @@ vr = pd.DataFrame([
     {"comparison": f"whole policy ({expert.name} vs never calling, hands 1, 5, 9)", **vr_pol},
 ])
 vr.to_csv(out / "variance_ratio.csv", index=False)
-vr.round(2)
+show(vr, {"ratio": "variance ratio", "lo": "95% from", "hi": "95% to"})
 
 # %%
 display(Markdown(
@@ -109,7 +117,7 @@ display(Markdown(
 
 # %%
 CONTRACTS = {h: f"hand {h}: " + " + ".join(
-    f"{n} {w}{'s' if n != 1 else ''}" for n, w in zip(rules.contract(h), ("group", "run")) if n)
+    f"{n} {w}{'s' if n != 1 else ''}" for n, w in zip(rules.contract(h), ("group", "run"), strict=True) if n)
     for h in range(1, rules.hands + 1)}
 
 
@@ -117,7 +125,7 @@ def small_multiples(table, x, series, title, xlabel, xticks=None):
     """One panel per contract: ``table`` rows (hand, x, series...) with d_penalty intervals."""
     fig, axes = plt.subplots(3, 3, figsize=(12, 9.5), sharey=True)
     colors = plt.get_cmap("tab10")
-    for ax, (h, name) in zip(axes.flat, CONTRACTS.items()):
+    for ax, (h, name) in zip(axes.flat, CONTRACTS.items(), strict=False):
         t = table[table["hand"] == h]
         for k, (label, g) in enumerate(t.groupby(series, observed=True, sort=True)):
             g = g.sort_values(x)
@@ -141,7 +149,7 @@ def small_multiples(table, x, series, title, xlabel, xticks=None):
         ax.set_ylabel("penalty: call minus pass\n(below 0: calling saves points)")
     seen = {}
     for ax in axes.flat:
-        for hd, lb in zip(*ax.get_legend_handles_labels()):
+        for hd, lb in zip(*ax.get_legend_handles_labels(), strict=True):
             seen.setdefault(lb, hd)
     fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=4, frameon=False)
     fig.suptitle(title)
@@ -232,8 +240,11 @@ takes["effect"] = np.where(takes["gain"] >= 1, "the card cuts the need", "it doe
 take_map = D.value_map(takes, ["hand", "effect"], decision="take")
 take_map["contract"] = take_map["hand"].map(CONTRACTS)
 take_map.to_csv(out / "take_value.csv", index=False)
-take_map[["contract", "effect", "decisions", "deals", "d_penalty", "d_penalty_lo",
-          "d_penalty_hi", "d_out", "taken"]].round(2)
+show(take_map[["contract", "effect", "decisions", "deals", "d_penalty", "d_penalty_lo",
+               "d_penalty_hi", "d_out", "taken"]],
+     {"effect": "the card", "d_penalty": "penalty: take minus draw", "d_penalty_lo": "95% from",
+      "d_penalty_hi": "95% to", "d_out": "chance of going out: change",
+      "taken": "share the expert took"})
 
 # %% [markdown]
 # ## Tuned call policies
@@ -259,8 +270,12 @@ order = np.argsort(p)
 holm = np.empty(len(p))
 holm[order] = np.minimum(1, np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p)))))
 tuned["p_holm"] = holm
-tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi", "confirm_deals",
-       "adopted", "p_holm"]].round(3)
+show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
+            "confirm_deals", "adopted", "p_holm"]],
+     {"policy": "search winner", "call_max_need": "calls while needing at most",
+      "gain": "points per hand vs expert", "gain_lo": "95% from", "gain_hi": "95% to",
+      "confirm_deals": "fresh deals", "adopted": "used by tuned_policy",
+      "p_holm": "Holm-adjusted p (better than expert)"}, digits=3)
 
 # %%
 better = tuned[tuned["p_holm"] < 0.05]
@@ -271,7 +286,11 @@ display(Markdown(
     f"below zero at 95%: hands {', '.join(map(str, adopted['hand']))}); after a Holm "
     f"adjustment for the nine contracts, {len(better)} remain "
     f"({', '.join(f'hand {h}' for h in better['hand']) or 'none'}). "
-    "Every winner called *more* freely than expert (a larger `call_max_need`). "
+    + (f"Every adopted winner calls *more* freely than expert (calls while needing up to "
+       f"{', '.join(map(str, adopted['call_max_need']))} cards, against expert's "
+       f"{ks.preset('expert').call_max_need}). "
+       if len(adopted) and (adopted["call_max_need"] > ks.preset("expert").call_max_need).all()
+       else "")
     + " ".join(f"In {line[0].lower()}{line[1:]}." for line in game_lines)))
 
 # %% [markdown]
@@ -298,7 +317,7 @@ for i, (title, sit) in enumerate(EXAMPLES, 1):
                       if k not in ("hidden", "buried_unknown"))
     display(Markdown(f"### Example {i}. {title}\n\n*Situation:* {facts}.\n\n"
                      f"**{a.recommendation}**"))
-    display(a.table.round(3))
+    display(show(a.table, digits=3))
 
 # %% [markdown]
 # ## Try your own position
