@@ -116,9 +116,13 @@ display(Markdown(
 # 200 decisions or 30 deals are drawn hollow: too thin to trust.
 
 # %%
-CONTRACTS = {h: f"hand {h}: " + " + ".join(
-    f"{n} {w}{'s' if n != 1 else ''}" for n, w in zip(rules.contract(h), ("group", "run"), strict=True) if n)
-    for h in range(1, rules.hands + 1)}
+def contract_text(h):
+    """``"hand 6: 3 groups + 1 run"``."""
+    parts = zip(rules.contract(h), ("group", "run"), strict=True)
+    return f"hand {h}: " + " + ".join(f"{n} {w}{'s' if n != 1 else ''}" for n, w in parts if n)
+
+
+CONTRACTS = {h: contract_text(h) for h in range(1, rules.hands + 1)}
 
 
 def small_multiples(table, x, series, title, xlabel, xticks=None):
