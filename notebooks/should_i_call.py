@@ -60,7 +60,10 @@ rules = ks.Rules(players=players)
 dec = pd.concat([ks.call_decisions(deals, h, players=players, policies=policies, seed=seed,
                                    threads=threads) for h in range(1, rules.hands + 1)],
                 ignore_index=True)
+# gain: how many fewer cards the contract needs with the card (0 or 1); <NA> where no card that
+# can still come lays it (then neither count is a number)
 dec["gain"] = (dec["needed_before"] - dec["needed_after"]).astype("Int16")
+dec["helps"] = (dec["gain"] >= 1).fillna(False).astype(bool)
 n_calls = int((dec["decision"] == "call").sum())
 n_takes = int((dec["decision"] == "take").sum())
 display(Markdown(
@@ -161,9 +164,9 @@ def small_multiples(table, x, series, title, xlabel, xticks=None):
     return fig
 
 
-calls = dec[dec["decision"] == "call"].copy()
+calls = dec[(dec["decision"] == "call") & dec["needed_after"].notna()].copy()
 calls["needed_after_c"] = calls["needed_after"].clip(upper=6).astype(float)
-calls["effect"] = np.where(calls["gain"] >= 1, "the card cuts the need", "it does not")
+calls["effect"] = np.where(calls["helps"], "the card cuts the need", "it does not")
 by_need = pd.concat([D.value_map(calls[calls.hand == h], ["hand", "needed_after_c", "effect"])
                      for h in CONTRACTS], ignore_index=True)
 by_need.to_csv(out / "call_value_by_need.csv", index=False)
@@ -174,7 +177,7 @@ fig = small_multiples(by_need, "needed_after_c", "effect",
 fig.savefig(out / "call_value_by_need.png", dpi=110)
 
 # %%
-useful = calls[(calls["gain"] >= 1) & (calls["needed_after"] >= 1)].copy()
+useful = calls[calls["helps"] & (calls["needed_after"] >= 1).fillna(False)].copy()
 edges = [0, 10, 20, 30, 40, 50, 200]
 names = ["0-9", "10-19", "20-29", "30-39", "40-49", "50+"]
 useful["stock_bin"] = pd.cut(useful["stock_left"], edges, right=False, labels=range(len(names)))
@@ -240,7 +243,7 @@ fig.savefig(out / "call_value_by_card.png", dpi=110)
 
 # %%
 takes = dec[dec["decision"] == "take"].copy()
-takes["effect"] = np.where(takes["gain"] >= 1, "the card cuts the need", "it does not")
+takes["effect"] = np.where(takes["helps"], "the card cuts the need", "it does not")
 take_map = D.value_map(takes, ["hand", "effect"], decision="take")
 take_map["contract"] = take_map["hand"].map(CONTRACTS)
 take_map.to_csv(out / "take_value.csv", index=False)
