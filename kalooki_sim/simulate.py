@@ -528,11 +528,10 @@ class Run:
         ``chunks`` (index, first_game, games, files with SHA-256), ``finished``.
     """
 
-    def __init__(self, path, manifest, spec: Spec, tmp=None):
+    def __init__(self, path, manifest, spec: Spec):
         self.path = Path(path)
         self.manifest = manifest
         self.spec = spec
-        self._tmp = tmp
         self._summary = None
 
     def __repr__(self) -> str:
@@ -605,6 +604,16 @@ class Run:
         """
         return self._wide(MOMENTS, hand_ge=1)
 
+    def means(self, by=("hand", "groups", "runs", "policy")) -> pd.DataFrame:
+        """Per-seat means from :meth:`summary`, the seats pooled within each ``by`` group.
+
+        Columns: ``by``, ``seat_hands`` (rows), ``scored``, ``void_per_hand`` (void deals per
+        scored hand, R13), ``p_opened``, ``mean_open_turn``, ``mean_calls``, ``p_went_out``,
+        ``p_out_on_opening``, ``mean_turns``, ``mean_penalty`` and ``sd_penalty`` (scored rows),
+        ``loser_penalty`` (seats that did not go out).
+        """
+        return means(self.summary(), by)
+
     def game_summary(self) -> pd.DataFrame:
         """Whole-game aggregates per players x seat x policy (:data:`GAME_MOMENTS`): games,
         complete games, wins (shared, R14) and total, total_sq over complete games. Empty
@@ -635,6 +644,30 @@ class Run:
     def verify(self) -> bool:
         """True when every finished chunk's files are present with their SHA-256."""
         return len(_valid_chunks(self.path, self.manifest)) == len(self.manifest["chunks"])
+
+
+def means(summary: pd.DataFrame, by=("hand", "groups", "runs", "policy")) -> pd.DataFrame:
+    """Means from a :meth:`Run.summary` table (or several added up), pooled within ``by``."""
+    by = list(by)
+    s = summary.groupby(by, sort=True, observed=True)[list(MOMENTS)].sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = s["scored"].astype(float)
+        mean_pen = s["penalty"] / n
+        var = (s["penalty_sq"] / n - mean_pen**2) * n / (n - 1)
+        out = pd.DataFrame({
+            "seat_hands": s["rows"], "scored": s["scored"],
+            "void_per_hand": (s["attempts"] - s["rows"]) / s["rows"],
+            "p_opened": s["opened"] / n,
+            "mean_open_turn": s["open_turn"] / s["opened"],
+            "mean_calls": s["calls"] / s["rows"],
+            "p_went_out": s["went_out"] / n,
+            "p_out_on_opening": s["out_on_opening"] / n,
+            "mean_turns": s["turns"] / s["rows"],
+            "mean_penalty": mean_pen,
+            "sd_penalty": np.sqrt(var.clip(lower=0)),
+            "loser_penalty": s["penalty"] / (n - s["went_out"]),
+        })
+    return out.reset_index()
 
 
 def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=None, out=None,
@@ -712,18 +745,26 @@ def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=No
         _setup(None, list(spec.policies), spec.seed, spec.rules, threads)  # validates threads
     if progress is not None:
         progress = check_bool("progress", progress)
-    tmp = None
-    if out is None:
-        tmp = tempfile.TemporaryDirectory(prefix="kalooki-run-")
-        out = Path(tmp.name)
-    elif not isinstance(out, (str, os.PathLike)):
+    if out is not None and not isinstance(out, (str, os.PathLike)):
         raise TypeError(not_allowed("out", out, "a directory path or None"))
-    out = Path(out)
+    if out is None:
+        tmp = Path(tempfile.mkdtemp(prefix="kalooki-run-"))
+        try:
+            run = _simulate(spec, tmp, cluster, threads, resume, force, chunk_games, progress)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        weakref.finalize(run, shutil.rmtree, str(tmp), ignore_errors=True)
+        return run
+    return _simulate(spec, Path(out), cluster, threads, resume, force, chunk_games, progress)
+
+
+def _simulate(spec, out, cluster, threads, resume, force, chunk_games, progress) -> Run:
     man, spec = _prepare(out, spec, resume, force, chunk_games is not None)
     done = _valid_chunks(out, man) if man else {}
     todo = [c for c in spec.chunks() if c[0] not in done]
     if man is not None and not todo and man.get("finished"):
-        return _keep(Run(out, man, spec), tmp)
+        return Run(out, man, spec)
     executor = _Dask(cluster, threads) if cluster else _Local(threads)
     try:
         if man is None:
@@ -749,13 +790,6 @@ def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=No
     man["finished"] = True
     _write_atomic(out / MANIFEST, _json(man))
     _warn_given_up(agg)
-    return _keep(run, tmp)
-
-
-def _keep(run, tmp):
-    if tmp is not None:
-        run._tmp = tmp
-        weakref.finalize(run, tmp.cleanup)
     return run
 
 
@@ -812,6 +846,6 @@ def _warn_given_up(agg):
     if stalled or given:
         warnings.warn(f"{stalled} hands stalled (the engine's turn cap) and {given} were given "
                       "up after Rules.max_replays void attempts; they are void rows, counted in "
-                      "summary() as stalled / given_up", RuntimeWarning, stacklevel=3)
+                      "summary() as stalled / given_up", RuntimeWarning, stacklevel=4)
 
 
