@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
 
-# -- Rules flags, derived from the Rules dataclass -------------------------------------------------
+# -- Rules flags, derived from the Rules dataclass -----------------------------------------------
 
 
 def _rules_field_docs() -> dict[str, str]:
@@ -109,7 +109,7 @@ def rules_from(args):
     return Rules(**given) if given else None
 
 
-# -- shared flags and output -----------------------------------------------------------------------
+# -- shared flags and output ---------------------------------------------------------------------
 
 
 def _policies(text: str):
@@ -155,12 +155,12 @@ def _progress(args):
     return False if args.quiet else None
 
 
-# -- sub-commands -----------------------------------------------------------------------------------
+# -- sub-commands ---------------------------------------------------------------------------------
 
 
 def cmd_simulate(args) -> int:
     """``kalooki simulate``."""
-    from .simulate import simulate
+    from .study import simulate
 
     if args.resume and args.force:
         raise UsageError("--resume and --force exclude each other; give one")
@@ -312,7 +312,7 @@ def cmd_report(args) -> int:
     return 0
 
 
-# -- the parser -------------------------------------------------------------------------------------
+# -- the parser -----------------------------------------------------------------------------------
 
 _SIMULATE_EXAMPLES = """examples:
   kalooki simulate --games 10000 --out runs/g4                  # whole games, 4 greedy players

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim.simulate import MOMENTS, aggregate, merge, simulate
+from kalooki_sim.study import MOMENTS, aggregate, merge, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,7 +90,8 @@ def test_summary_of_chunks_equals_summary_of_all_rows():
     key = s.set_index(["hand", "seat"])
     assert (key["rows"] == g.size()).all()
     assert (key["penalty"] == g["penalty"].sum()).all()
-    assert (key["penalty_sq"] == g["penalty"].apply(lambda x: int((x.astype(int) ** 2).sum()))).all()
+    squares = g["penalty"].apply(lambda x: int((x.astype(int) ** 2).sum()))
+    assert (key["penalty_sq"] == squares).all()
     assert (key["calls"] == g["calls"].sum()).all()
     assert (key["opened"] == g["opened"].sum()).all()
     assert (key["open_turn"] == g["open_turn"].sum()).all()

@@ -50,7 +50,6 @@ import pandas as pd
 
 from ._checks import check_bool, check_int, not_allowed, show_value
 from .play import _frame, _run, _setup, game_ids, game_totals
-from .policies import Policy
 from .rules import Rules
 
 #: the layout version of a run directory (``manifest["format"]``)
@@ -84,7 +83,7 @@ HISTOGRAMS = {"penalty": "scored", "open_turn": "opened", "turns": "rows", "call
 _KERNEL_LOCK = threading.Lock()  # one chunk at a time per process (numba's parallel layer)
 
 
-# -- the run's identity --------------------------------------------------------------------------
+# -- the run's identity -------------------------------------------------------------------------
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,7 +165,7 @@ def _spec(games, hand, players, policies, seed, rules, summary_only, first_game,
                 chunk_games)
 
 
-# -- one chunk (runs in this process or on a dask worker) ----------------------------------------
+# -- one chunk (runs in this process or on a dask worker) ---------------------------------------
 
 
 def chunk_rows(spec: Spec, first: int, n: int, threads=None) -> pd.DataFrame:
@@ -188,9 +187,10 @@ def aggregate(df: pd.DataFrame) -> pd.DataFrame:
     """The aggregates of rows ``df`` in long form: ``KEYS + [stat, value, count]``.
 
     Moments have ``value = -1`` and the sum in ``count``; histogram rows have ``stat =
-    "hist_<measure>"``, the measure's ``value`` and how many rows had it; whole-game moments (rows with ``total``) have keys
-    ``hand = groups = runs = cards_dealt = 0``. Every number is an integer, so aggregates of
-    parts add up to the aggregates of the whole (:func:`merge`).
+    "hist_<measure>"``, the measure's ``value`` and how many rows had it; whole-game moments
+    (from rows with ``total``) have keys ``hand = groups = runs = cards_dealt = 0``. Every
+    number is an integer, so aggregates of parts add up to the aggregates of the whole
+    (:func:`merge`).
 
     Examples
     --------
@@ -316,7 +316,7 @@ def _warm(spec: Spec, threads=None) -> bool:
     return True
 
 
-# -- the run directory ---------------------------------------------------------------------------
+# -- the run directory --------------------------------------------------------------------------
 
 
 def _sha256(path: Path) -> str:
@@ -431,7 +431,7 @@ def _valid_chunks(out: Path, man: dict) -> dict:
     return good
 
 
-# -- executors: numba threads here, or dask ------------------------------------------------------
+# -- executors: numba threads here, or dask -----------------------------------------------------
 
 
 class _Local:
@@ -513,7 +513,7 @@ def check_cluster(cluster):
     raise ValueError(not_allowed("cluster", cluster, allowed))
 
 
-# -- the public entry point ----------------------------------------------------------------------
+# -- the public entry point ---------------------------------------------------------------------
 
 
 class Run:
@@ -638,7 +638,8 @@ class Run:
             raise ValueError(not_allowed("measure", measure, "one of " + ", ".join(
                 repr(m) for m in HISTOGRAMS)))
         a = self.aggregates()
-        a = a[a["stat"] == f"hist_{measure}"].drop(columns="stat").rename(columns={"value": measure})
+        a = a[a["stat"] == f"hist_{measure}"].drop(columns="stat")
+        a = a.rename(columns={"value": measure})
         return a.reset_index(drop=True)
 
     def verify(self) -> bool:
