@@ -203,22 +203,32 @@ def aggregate(df: pd.DataFrame) -> pd.DataFrame:
     scored = ~df["void"].to_numpy()
     opened = df["opened"].to_numpy()
     fill = lambda c: df[c].fillna(0).to_numpy(np.int64) if len(df) else np.zeros(0, np.int64)  # noqa: E731
-    m = {"rows": np.ones(len(df), np.int64), "scored": scored.astype(np.int64),
-         "given_up": (~scored & ~df["stalled"].to_numpy()).astype(np.int64),
-         "stalled": df["stalled"].to_numpy(np.int64)}
-    att = df["attempts"].to_numpy(np.int64)
-    m.update(attempts=att, attempts_sq=att * att)
-    for c in ("dealt_meets_contract", "opened", "went_out", "out_on_opening", "doubled",
-              "reshuffled"):
-        m[c] = df[c].to_numpy(np.int64)
-    for c, mask in (("open_turn", opened), ("calls", None), ("turns", None),
-                    ("cards_left", scored), ("penalty", scored)):
-        v = fill(c) if mask is None else np.where(mask, fill(c), 0)
-        m[c], m[c + "_sq"] = v, v * v
-    moments = pd.DataFrame(m, columns=list(MOMENTS))
-    moments["hand"], moments["seat"] = keys[:, 0], keys[:, 1]
-    parts = [moments.groupby(["hand", "seat"], sort=True).sum().stack().rename("count")
-             .reset_index().rename(columns={"level_2": "stat"}).assign(value=-1)]
+    code = keys[:, 0] * 256 + keys[:, 1]
+    uniq, inv = np.unique(code, return_inverse=True)
+
+    def stats():  # one column at a time: memory stays a few arrays of the chunk's length
+        yield "rows", np.ones(len(df), np.int64)
+        yield "scored", scored.astype(np.int64)
+        yield "given_up", (~scored & ~df["stalled"].to_numpy()).astype(np.int64)
+        yield "stalled", df["stalled"].to_numpy(np.int64)
+        att = df["attempts"].to_numpy(np.int64)
+        yield "attempts", att
+        yield "attempts_sq", att * att
+        for c in ("dealt_meets_contract", "opened", "went_out", "out_on_opening", "doubled",
+                  "reshuffled"):
+            yield c, df[c].to_numpy(np.int64)
+        for c, mask in (("open_turn", opened), ("calls", None), ("turns", None),
+                        ("cards_left", scored), ("penalty", scored)):
+            v = fill(c) if mask is None else np.where(mask, fill(c), 0)
+            yield c, v
+            yield c + "_sq", v * v
+
+    sums = {name: _sum_by(inv, v, len(uniq)) for name, v in stats()}
+    parts = [pd.DataFrame({"hand": np.repeat(uniq // 256, len(MOMENTS)),
+                           "seat": np.repeat(uniq % 256, len(MOMENTS)),
+                           "stat": np.tile(np.array(MOMENTS, object), len(uniq)),
+                           "count": np.stack([sums[m] for m in MOMENTS], 1).ravel(),
+                           "value": -1})]
     masks = {"rows": np.ones(len(df), bool), "scored": scored, "opened": opened}
     for name, which in HISTOGRAMS.items():
         sel = masks[which]
@@ -230,6 +240,15 @@ def aggregate(df: pd.DataFrame) -> pd.DataFrame:
         parts.append(_game_aggregate(df))
     long = pd.concat(parts, ignore_index=True)
     return _with_keys(long, df)
+
+
+def _sum_by(inv, v, n) -> np.ndarray:
+    """Exact int64 sums of ``v`` per group ``inv`` (``bincount`` while float64 is exact)."""
+    if len(v) == 0 or int(np.abs(v).sum()) < 2**53:
+        return np.bincount(inv, weights=v.astype(np.float64), minlength=n).astype(np.int64)
+    out = np.zeros(n, np.int64)
+    np.add.at(out, inv, v)
+    return out
 
 
 def _game_aggregate(df):
