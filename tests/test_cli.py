@@ -246,3 +246,22 @@ def test_report_bad_flag(capsys):
 def test_report_tiny(capsys, tmp_path):
     code, out, _ = run(capsys, "report", "--tiny", "--out", str(tmp_path))
     assert code == 0 and (tmp_path / "index.html").exists()
+
+
+@pytest.mark.parametrize("name", ["cli", "study"])
+def test_every_public_callable_has_a_docstring(name):
+    import importlib
+    import inspect
+
+    mod = importlib.import_module(f"kalooki_sim.{name}")
+    missing = []
+    for attr, obj in vars(mod).items():
+        if attr.startswith("_") or not callable(obj) or getattr(obj, "__module__", "") != \
+                mod.__name__:
+            continue
+        if not (obj.__doc__ or "").strip():
+            missing.append(attr)
+        if inspect.isclass(obj):
+            missing += [f"{attr}.{m}" for m, f in vars(obj).items()
+                        if not m.startswith("_") and callable(f) and not (f.__doc__ or "").strip()]
+    assert not missing
