@@ -198,8 +198,8 @@ def test_a_damaged_chunk_is_played_again(tmp_path):
 
 
 def _cmd(out, *extra):
-    return [sys.executable, "-m", "kalooki_sim", "simulate", "--games", "12000", "--hand", "9",
-            "--seed", "21", "--chunk-games", "300", "--threads", "1", "--quiet",
+    return [sys.executable, "-m", "kalooki_sim", "simulate", "--games", "6000", "--hand", "9",
+            "--seed", "21", "--chunk-games", "150", "--threads", "1", "--quiet",
             "--out", str(out), *extra]
 
 
@@ -208,11 +208,16 @@ def _env():
 
 
 def _kill_after_first_chunk(out, sig):
+    """Start a run and send ``sig`` once its manifest lists a finished chunk."""
     proc = subprocess.Popen(_cmd(out), env=_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    first = out / "rows" / "chunk-000000.parquet"
+    man = out / "manifest.json"  # replaced atomically: always whole when it exists
+
+    def chunks_done():
+        return len(json.loads(man.read_text())["chunks"]) if man.exists() else 0
+
     t0 = time.monotonic()
-    while not first.exists():
+    while not chunks_done():
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() - t0 < 300, "no chunk within 5 minutes"
         time.sleep(0.01)
@@ -233,8 +238,8 @@ def test_resume_after_a_kill_equals_an_uninterrupted_run(tmp_path, sig):
         assert code == -signal.SIGKILL
     r = subprocess.run(_cmd(out, "--resume"), env=_env(), capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    resumed = simulate(12000, hand=9, seed=21, out=out)  # reads the finished run back
-    straight = simulate(12000, hand=9, seed=21, out=tmp_path / "straight", chunk_games=300)
+    resumed = simulate(6000, hand=9, seed=21, out=out)  # reads the finished run back
+    straight = simulate(6000, hand=9, seed=21, out=tmp_path / "straight", chunk_games=150)
     assert resumed.finished and _files(resumed) == _files(straight)
     assert not list(out.rglob("*.tmp"))
     pd.testing.assert_frame_equal(resumed.summary(), straight.summary())
