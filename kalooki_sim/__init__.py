@@ -6,7 +6,9 @@ rules, melds, policies, play, trace, simulate; the referee in ``kalooki_sim.refe
 ``plots`` and the notebooks. The rules are in ``kalooki_sim/RULES.md``.
 """
 
+from .advisor import Advice, advise
 from .cards import JOKER, PENALTY, card_text, parse_cards, penalty, to_codes
+from .decisions import call_decisions, trace_decision
 from .melds import Opening, can_lay_off, lay_off, meld_kind, solve_opening
 from .needed import cards_needed, outs
 from .play import play_games, play_hands
@@ -15,10 +17,12 @@ from .rules import JAMAICAN_SCHEDULE, Rules
 from .study import Run, simulate
 from .tournament import tournament
 from .trace import Trace, trace
+from .tuning import tune_calls, tuned_policy
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Advice",
     "JAMAICAN_SCHEDULE",
     "JOKER",
     "PENALTY",
@@ -29,6 +33,8 @@ __all__ = [
     "Trace",
     "can_lay_off",
     "cards_needed",
+    "advise",
+    "call_decisions",
     "card_text",
     "lay_off",
     "meld_kind",
@@ -43,4 +49,7 @@ __all__ = [
     "to_codes",
     "tournament",
     "trace",
+    "trace_decision",
+    "tune_calls",
+    "tuned_policy",
 ]

@@ -170,8 +170,62 @@ def main_needed() -> None:
 
 from ._kernels import needed as _nk  # noqa: E402  (appended section)
 
+# -- call value per decision and the advisor (issue 9) ------------------------------------------
+
+#: the advisor's benchmark situation: hand 6, a call two seats after the discarder
+ADVISOR_CASE = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♥", contract=6,
+                    discarder=2, stock_left=45)
+
+
+def bench_advisor(rollouts: int = 2000, repeats: int = 3) -> list[tuple[str, float]]:
+    """Seconds for ``advise(**ADVISOR_CASE, rollouts=rollouts)`` with a warm cache, per policy
+    (the best of ``repeats`` runs, all cores)."""
+    from .advisor import advise
+
+    rows = []
+    for policy in ("greedy", "expert"):
+        advise(**ADVISOR_CASE, rollouts=20, policies=policy)  # compile / load
+        best = min(_timed(lambda p=policy: advise(**ADVISOR_CASE, rollouts=rollouts,
+                                                  policies=p, seed=1)) for _ in range(repeats))
+        rows.append((policy, best))
+    return rows
+
+
+def bench_decisions(deals: int = 100) -> list[tuple[str, int, float, int]]:
+    """Deals per second of ``call_decisions`` (expert, 4 players) in hands 1, 5 and 9:
+    rows (policy, hand, deals/s, decisions per deal)."""
+    from .decisions import call_decisions
+
+    rows = []
+    for hand in (1, 5, 9):
+        call_decisions(2, hand)
+        t0 = time.perf_counter()
+        d = call_decisions(deals, hand, seed=1)
+        sec = time.perf_counter() - t0
+        rows.append(("expert", hand, deals / sec, round(len(d) / deals)))
+    return rows
+
+
+def _timed(f) -> float:
+    t0 = time.perf_counter()
+    f()
+    return time.perf_counter() - t0
+
+
+def main_advisor() -> None:
+    """Print the advisor and call-value benchmarks."""
+    print(f"\nadvisor: 2,000 paired rollouts of {ADVISOR_CASE['card']} in hand "
+          f"{ADVISOR_CASE['contract']}, warm cache, {numba.get_num_threads()} threads")
+    for policy, sec in bench_advisor():
+        print(f"  {policy:>7}: {sec:.2f} s")
+    print("\ncall_decisions: every take/call branched (expert, 4 players)")
+    for _, hand, dps, per in bench_decisions():
+        print(f"  hand {hand}: {dps:,.1f} deals/s ({per} decisions per deal)")
+
+
 if __name__ == "__main__":
     main_needed()
+    main_advisor()
 
 
 # -- studies at scale (issue 11) ----------------------------------------------------------------

@@ -73,11 +73,13 @@ def _schedule(text: str):
 
 def add_rules_flags(parser) -> None:
     """One flag per :class:`~kalooki_sim.Rules` field (none forgotten: derived from it)."""
-    from .rules import PACKS, Rules
+    from .rules import FORMATS, PACKS, Rules
 
     docs = _rules_field_docs()
     hints = typing.get_type_hints(Rules)
     g = parser.add_argument_group("rules (every Rules field; defaults: the Jamaican card)")
+    g.add_argument("--format", dest="rules_format", choices=list(FORMATS), default=None,
+                   help="a named format (V7): its schedule, the other flags as given")
     for f in dataclasses.fields(Rules):
         flag = "--" + f.name.replace("_", "-")
         text = docs.get(f.name, "").replace("``", "").replace("%", "%%")
@@ -103,9 +105,14 @@ def add_rules_flags(parser) -> None:
 
 def rules_from(args):
     """A :class:`~kalooki_sim.Rules` from the ``--<field>`` flags, or ``None`` when none given."""
-    from .rules import Rules
+    from .rules import FORMATS, Rules
 
     given = {k[5:]: v for k, v in vars(args).items() if k.startswith("rule_") and v is not None}
+    fmt = getattr(args, "rules_format", None)
+    if fmt is not None:
+        if "schedule" in given:
+            raise UsageError("--format and --schedule exclude each other; give one")
+        return FORMATS[fmt](**given)
     return Rules(**given) if given else None
 
 
@@ -274,7 +281,8 @@ def cmd_call_value(args) -> int:
     if args.rows or "decision" not in df.columns:
         _show(df, args)
         return 0
-    num = df.select_dtypes("number").columns.drop(["decision"], errors="ignore")
+    ids = ["decision", "game", "hand", "attempt", "seat", "replica"]  # labels, not measures
+    num = df.select_dtypes("number").columns.drop(ids, errors="ignore")
     g = df.groupby("decision", observed=True)
     summary = pd.concat([g.size().rename("count"), g[list(num)].mean()], axis=1)
     _show(summary.reset_index(), args)

@@ -41,7 +41,8 @@ def _setup(players, policies, seed, rules, threads):
     if rules is None:
         rules = Rules(players=4 if players is None else check_players(players))
     else:
-        rules = as_rules(rules)
+        rules = as_rules(rules, players=check_players(players) if isinstance(rules, str)
+                         and players is not None else None)
         if players is not None and check_players(players) != rules.players:
             raise ValueError(f"players={players!r} disagrees with rules.players={rules.players}; "
                              "give one of them")

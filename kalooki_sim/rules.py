@@ -209,6 +209,59 @@ class Rules:
             changes.setdefault("jokers", _DEFAULT_JOKERS)
         return replace(self, **changes)
 
+    # -- named formats (V7) -----------------------------------------------------------------
+    @classmethod
+    def jamaican(cls, **fields) -> Rules:
+        """The Jamaican game: the card's nine contracts (R2), other fields as given."""
+        return cls(schedule=JAMAICAN_SCHEDULE, **fields)
+
+    @classmethod
+    def kalooki(cls, **fields) -> Rules:
+        """"Kalooki" (V7): the first four contracts, hands 1-4 of the Jamaican nine.
+
+        Examples
+        --------
+        >>> Rules.kalooki().schedule
+        ((9, 3, 0), (10, 2, 1), (11, 1, 2), (12, 0, 3))
+        """
+        return cls(schedule=JAMAICAN_SCHEDULE[:4], **fields)
+
+    @classmethod
+    def super_kalooki(cls, **fields) -> Rules:
+        """"Super Kalooki" (V7): the last five contracts, hands 5-9 of the Jamaican nine
+        (its hand 1 is the Jamaican hand 5, four groups of 12 cards)."""
+        return cls(schedule=JAMAICAN_SCHEDULE[4:], **fields)
+
+    @classmethod
+    def baby_kalooki(cls, schedule, **fields) -> Rules:
+        """"Baby Kalooki" (V7): a short teaching game dealt 8 cards a hand. The article's
+        table of its contracts is missing, so the schedule must be given: (8, groups, runs)
+        triples, each contract layable from 8 cards plus a draw (3 cards a group, 4 a run).
+
+        Examples
+        --------
+        >>> Rules.baby_kalooki([(8, 2, 0), (8, 1, 1), (8, 0, 2)]).hands
+        3
+        """
+        sched = _checked_schedule(schedule)
+        for i, (c, g, r) in enumerate(sched, start=1):
+            if c != 8:
+                raise ValueError(f"schedule hand {i}: ({c}, {g}, {r}) is not allowed; Baby "
+                                 "Kalooki deals 8 cards in every hand (V7)")
+            if 3 * g + 4 * r > 9:
+                raise ValueError(f"schedule hand {i}: ({c}, {g}, {r}) is not allowed; "
+                                 f"{g} groups + {r} runs need {3 * g + 4 * r} cards, more than "
+                                 "8 dealt plus a draw")
+        return cls(schedule=sched, **fields)
+
+
+#: rule sets by name, wherever ``rules=`` is accepted (V7); Baby Kalooki needs its schedule
+FORMATS = {
+    "jamaican": Rules.jamaican,
+    "kalooki": Rules.kalooki,
+    "super-kalooki": Rules.super_kalooki,
+}
+
 
 def _checked_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     """The schedule as a tuple of int triples (R2, R5, V7), or a clear error."""
@@ -239,10 +292,28 @@ def _checked_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-def as_rules(rules) -> Rules:
-    """``rules`` if it is a :class:`Rules`, the defaults for ``None``; else a ``TypeError``."""
+def as_rules(rules, players=None) -> Rules:
+    """``rules`` if it is a :class:`Rules`, the defaults for ``None``, a named format
+    (:data:`FORMATS`: ``"jamaican"``, ``"kalooki"``, ``"super-kalooki"``; at ``players`` seats
+    when given); else a clear error.
+
+    Examples
+    --------
+    >>> as_rules("super-kalooki").hands
+    5
+    """
     if rules is None:
         return Rules()
+    if isinstance(rules, str):
+        key = rules.strip().lower().replace("_", "-").replace(" ", "-")
+        if key == "baby-kalooki":
+            raise ValueError("rules='baby-kalooki' is not allowed by name: its contracts are "
+                             "not in the article, so give Rules.baby_kalooki(schedule) (V7)")
+        if key not in FORMATS:
+            raise ValueError(not_allowed("rules", rules, "a Rules, None, or a format name: "
+                                         + ", ".join(FORMATS)))
+        return FORMATS[key]() if players is None else FORMATS[key](players=players)
     if not isinstance(rules, Rules):
-        raise TypeError(not_allowed("rules", rules, "a kalooki_sim.Rules or None"))
+        raise TypeError(not_allowed("rules", rules, "a kalooki_sim.Rules, None, or a format "
+                                    "name (" + ", ".join(FORMATS) + ")"))
     return rules

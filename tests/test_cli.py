@@ -181,6 +181,14 @@ def test_rules_shows_values_and_ids(capsys):
     assert "V8" in table.loc["--call-limit", "rules"]
 
 
+def test_rules_named_format(capsys):
+    code, out, _ = run(capsys, "rules", "--format", "super-kalooki", "--csv")
+    table = pd.read_csv(io.StringIO(out)).set_index("option")
+    assert code == 0 and table.loc["--schedule", "value"].startswith("12,4,0")
+    code, _, err = run(capsys, "rules", "--format", "kalooki", "--schedule", "9,3,0")
+    one_line_error(code, err, "--format")
+
+
 def test_rules_bad_pack(capsys):
     code, _, err = run(capsys, "rules", "--players", "6", "--decks", "1")
     one_line_error(code, err, "pack has")

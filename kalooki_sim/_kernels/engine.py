@@ -3,11 +3,13 @@
 One hand is played by :func:`play_hand` on preallocated arrays; nothing is allocated per turn.
 Layouts (all ``int64`` unless said):
 
-* ``hand[P + 4, 53]``: card counts per seat (codes as in :mod:`kalooki_sim.cards`); row
+* ``hand[2P + 4, 53]``: card counts per seat (codes as in :mod:`kalooki_sim.cards`); row
   ``P`` (:func:`_seen_row`) counts the dead cards, those that can never come from the stock:
   on the table, or in the discard pile once its one reshuffle (R13) is spent;
   rows ``P + 1`` to ``P + 3`` are scratch for the policies (availability for the needed count,
-  for live outs, and per-card counts of a discard choice).
+  for live outs, and per-card counts of a discard choice); row ``P + 4 + p``
+  (:func:`_known_row`) counts the cards of seat ``p``'s hand the whole table knows of (taken
+  or called from the pile and not yet seen to leave it).
 * ``ps[P, PS_COLS]``: per-seat state, columns ``PS_*``.
 * ``gs[GS_COLS]``: hand state, columns ``GS_*``.
 * ``stock``, ``disc``: the stock (top = last) and the discard pile (top = last).
@@ -39,16 +41,26 @@ NO_WAY_RANK = 1000  # exact needed count of a hand no available card completes (
 MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (stalled)
 
 # per-seat state
-# PS_TOOK: bit mask of the ranks the seat took or called from the pile this hand (public)
-PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS, PS_TOOK = range(8)
-PS_COLS = 8
+# PS_TOOK: bit mask of the ranks the seat took or called from the pile this hand (public).
+# PS_NC_*: a two-entry memo of the seat's exact needed count (:func:`_needed_memo`), keyed by
+# a hash of its hand and the dead cards; a value of -1 is an empty entry.
+(PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS, PS_TOOK,
+ PS_NC_KEY0, PS_NC_VAL0, PS_NC_KEY1, PS_NC_VAL1, PS_NC_NEXT) = range(13)
+PS_COLS = 13
 # hand state
 # GS_LIVE: the top discard is on offer under R9 (after a discard or the upcard, C1; not after a
-# turn that ended with no discard, C2, nor once taken or called); GS_DISCARDER: who put it there
+# turn that ended with no discard, C2, nor once taken or called); GS_DISCARDER: who put it there.
+# GS_CUR: whose turn is next. GS_FORCE_MASK / GS_FORCE_ACTS: seats whose take-or-call decision
+# on the next offer is forced (bit set) to act (bit set) or pass, for branching (call values,
+# the advisor); cleared after the draw phase. GS_TAKEN_BY / GS_CALLED_BY: who took / called in
+# the current turn (-1: nobody). GS_SEAT_STOCK: the stock is dealt by seat (see
+# :func:`seat_stock`), from a stock of GS_SEAT_TOP cards, the queues starting at GS_SEAT_FIRST;
+# GS_SEAT_DRAWS + p counts seat p's draws from it.
 (GS_STOCK_N, GS_DISC_N, GS_RESHUFFLED, GS_VOID, GS_N_MELDS, GS_LOG_N, GS_LOG_ON, GS_OUT,
  GS_FIRST_DOWN, GS_STALLED, GS_TURNS, GS_DOUBLED, GS_OUT_ON_OPENING, GS_LIVE,
- GS_DISCARDER) = range(15)
-GS_COLS = 15
+ GS_DISCARDER, GS_CUR, GS_FORCE_MASK, GS_FORCE_ACTS, GS_TAKEN_BY, GS_CALLED_BY,
+ GS_SEAT_STOCK, GS_SEAT_TOP, GS_SEAT_FIRST, GS_SEAT_DRAWS) = range(24)
+GS_COLS = GS_SEAT_DRAWS + 8
 # rules vector
 (R_PLAYERS, R_CARDS, R_GROUPS, R_RUNS, R_CALL_LIMIT, R_FREE_EXT, R_JOKERS_OTHERS, R_V6,
  R_V4, R_DECKS, R_JOKERS) = range(11)
@@ -208,15 +220,61 @@ def need(hrow, g, r):
 @njit(cache=True)
 def _seen_row(hand):
     """Index of the row of ``hand`` that counts the dead cards (table; pile after R13's
-    reshuffle)."""
-    return hand.shape[0] - 4
+    reshuffle); it is also the number of seats."""
+    return (hand.shape[0] - 4) // 2
 
 
 @njit(cache=True)
-def _draw_stock(stock, disc, gs, rstate, log, seen):
+def _known_row(hand, seat):
+    """Index of the row of ``hand`` counting the cards of ``seat`` the table knows of."""
+    return _seen_row(hand) + 4 + seat
+
+
+@njit(cache=True)
+def _leaves_hand(hand, seat, c):
+    """Card ``c`` left ``seat``'s hand (meld, lay-off, discard): copies are alike, so the table
+    knows one copy fewer of it there."""
+    k = _known_row(hand, seat)
+    if hand[k, c] > 0:
+        hand[k, c] -= 1
+
+
+@njit(cache=True)
+def seat_stock(gs, first, P):
+    """Deal the rest of the stock by seat: from now on seat ``p``'s ``k``-th draw is the card
+    ``k * P + (p - first) % P`` from the top, and a seat whose queue is spent takes the lowest
+    card left. The stock is a uniformly random order of unseen cards and which card a draw
+    gets does not depend on the cards, so play is distributed exactly as with draws from the
+    top; but two branches of a hand then give each seat the same cards whatever the other
+    seats drew (common random numbers by seat, for :mod:`.branch`)."""
+    gs[GS_SEAT_STOCK] = 1
+    gs[GS_SEAT_TOP] = gs[GS_STOCK_N]
+    gs[GS_SEAT_FIRST] = first
+    for p in range(P):
+        gs[GS_SEAT_DRAWS + p] = 0
+
+
+@njit(cache=True)
+def _seat_draw(stock, gs, seat, P):
+    """The card ``seat`` draws from a stock dealt by seat (:func:`seat_stock`)."""
+    j = gs[GS_SEAT_DRAWS + seat] * P + (seat - gs[GS_SEAT_FIRST]) % P
+    gs[GS_SEAT_DRAWS + seat] += 1
+    pos = gs[GS_SEAT_TOP] - 1 - j
+    if pos < 0 or stock[pos] < 0:
+        pos = 0
+        while stock[pos] < 0:
+            pos += 1
+    c = stock[pos]
+    stock[pos] = -1
+    return c
+
+
+@njit(cache=True)
+def _draw_stock(stock, disc, gs, rstate, log, seen, seat, P):
     """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void.
 
-    The card left on the pile by the reshuffle can never come again (``seen`` counts it)."""
+    The card left on the pile by the reshuffle can never come again (``seen`` counts it). A
+    stock dealt by seat (:func:`seat_stock`) stays so after the reshuffle."""
     if gs[GS_STOCK_N] == 0:
         if gs[GS_RESHUFFLED] == 1 or gs[GS_DISC_N] <= 1:
             gs[GS_VOID] = 1
@@ -232,7 +290,11 @@ def _draw_stock(stock, disc, gs, rstate, log, seen):
         gs[GS_STOCK_N] = n
         gs[GS_RESHUFFLED] = 1
         _log(log, gs, EV_RESHUFFLE, -1, -1, n, 0, 0)
+        if gs[GS_SEAT_STOCK] == 1:
+            seat_stock(gs, seat, P)
     gs[GS_STOCK_N] -= 1
+    if gs[GS_SEAT_STOCK] == 1:
+        return _seat_draw(stock, gs, seat, P)
     return stock[gs[GS_STOCK_N]]
 
 
@@ -285,6 +347,7 @@ def _lay_run(seat, s, contract, hand, ps, gs, melds, log, out_runs):
         c = JOKER if (jm >> p) & 1 else s * 13 + (0 if p == 14 else p - 1)
         hand[seat, c] -= 1
         hand[_seen_row(hand), c] += 1
+        _leaves_hand(hand, seat, c)
         _log(log, gs, EV_MELD_CARD, seat, c, m, p, 0)
     ps[seat, PS_BAN_S] |= 1 << s
 
@@ -313,6 +376,7 @@ def _lay_group(seat, k, nj, contract, hand, ps, gs, melds, log, reserved):
         while hand[seat, c] > reserved[c]:
             hand[seat, c] -= 1
             hand[_seen_row(hand), c] += 1
+            _leaves_hand(hand, seat, c)
             _log(log, gs, EV_MELD_CARD, seat, c, m, 0, 0)
     for _ in range(nj):
         hand[seat, JOKER] -= 1
@@ -402,6 +466,7 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
                 melds[m, :] = tmp
                 hand[seat, c] -= 1
                 hand[_seen_row(hand), c] += 1
+                _leaves_hand(hand, seat, c)
                 changed = True
                 if _hand_size(hand[seat]) == 0:
                     return
@@ -461,6 +526,7 @@ def _from_pile(seat, card, hand, ps, gs):
     and it leaves the dead cards, where it was counted once the reshuffle was spent."""
     gs[GS_DISC_N] -= 1
     hand[seat, card] += 1
+    hand[_known_row(hand, seat), card] += 1
     if gs[GS_RESHUFFLED] == 1:
         hand[_seen_row(hand), card] -= 1
     ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
@@ -506,6 +572,40 @@ def _needed(seat, hand, rules, pol, pw):
 
 
 @njit(cache=True)
+def _state_key(seat, hand):
+    """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
+    dead = hand[_seen_row(hand)]
+    k = uint64(seat)
+    for c in range(N_CODES):
+        k = R._splitmix(k ^ uint64(hand[seat, c] + 8 * dead[c] + 64 * c))
+    return np.int64(k >> uint64(2))
+
+
+@njit(cache=True)
+def _memo_put(seat, ps, key, val):
+    """Remember ``val`` for ``key`` in the seat's memo, replacing the older entry."""
+    i = ps[seat, PS_NC_NEXT]
+    ps[seat, PS_NC_KEY0 + 2 * i] = key
+    ps[seat, PS_NC_VAL0 + 2 * i] = val
+    ps[seat, PS_NC_NEXT] = 1 - i
+
+
+@njit(cache=True)
+def _needed_memo(seat, hand, ps, rules, pol, pw):
+    """:func:`_needed`, remembered per seat: a seat is asked about the same hand many times
+    (every offer until its own turn), and the exact count is the policy's dearest step."""
+    if pol[seat, P_EXACT] <= 0:
+        return _needed(seat, hand, rules, pol, pw)
+    key = _state_key(seat, hand)
+    for i in range(2):
+        if ps[seat, PS_NC_VAL0 + 2 * i] >= 0 and ps[seat, PS_NC_KEY0 + 2 * i] == key:
+            return ps[seat, PS_NC_VAL0 + 2 * i]
+    v = _needed(seat, hand, rules, pol, pw)
+    _memo_put(seat, ps, key, v)
+    return v
+
+
+@njit(cache=True)
 def _live_partners(c, av):
     """Live copies of the cards that would meld with natural ``c``: its rank in every suit and
     its suit's two neighbours on each side (R3, R4), plus the jokers. ``av`` counts the copies
@@ -529,27 +629,67 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed
     (exact); among those, the one with the fewest live partners (so the hand keeps the most
     live outs), then the highest penalty, then (``P_DEFEND``) not a rank the next player has
-    taken or called."""
+    taken or called; then the lowest code.
+
+    Losing one card raises the exact count by 0 or 1 (the card itself can come back), so the
+    candidates are tried in tie-break order and the first that keeps the count wins; if none
+    does, every loss costs one and the first candidate wins. Same choice as scoring every card,
+    with far fewer exact counts.
+    """
     P = rules[R_PLAYERS]
     hrow = hand[seat]
     nxt = (seat + 1) % P
     risky = ps[nxt, PS_TOOK] if (pol[seat, P_DEFEND] > 0 and ps[nxt, PS_OPENED] == 0) else 0
     av = hand[_seen_row(hand) + 2]
     _avail(seat, hand, rules, av)
-    best = -1
-    best_key = (1 << 40, 0, 0, 0)
+    # candidates with their tie-break keys, insertion-sorted (at most 52)
+    cand = hand[_seen_row(hand) + 3]
+    m = 0
     for c in range(JOKER):
         if hrow[c] == 0:
             continue
+        safe = 0 if (risky >> (c % 13 + 1)) & 1 else 1
+        key = (_live_partners(c, av) * 64 + (15 - card_value(c // 13, c % 13 + 1))) * 2 \
+            + (1 - safe)
+        key = key * 64 + c
+        i = m
+        while i > 0 and cand[i - 1] > key:
+            cand[i] = cand[i - 1]
+            i -= 1
+        cand[i] = key
+        m += 1
+    if m == 0:
+        return -1
+    now = _needed_memo(seat, hand, ps, rules, pol, pw)
+    if now >= NO_WAY_RANK:
+        # no card that can still come lays it: the ranking falls back on the bound, which a
+        # lost card may move by more than one, so score every card
+        best = -1
+        best_key = (1 << 40, 0)
+        for i in range(m):
+            c = cand[i] % 64
+            hrow[c] -= 1
+            nd = _needed(seat, hand, rules, pol, pw)
+            hrow[c] += 1
+            if (nd, cand[i]) < best_key:
+                best_key = (nd, cand[i])
+                best = c
+        return best
+    for i in range(m):
+        c = cand[i] % 64
         hrow[c] -= 1
         nd = _needed(seat, hand, rules, pol, pw)
+        if nd <= now:
+            # the hand after this discard: what the next offers to this seat will ask about
+            _memo_put(seat, ps, _state_key(seat, hand), nd)
+            hrow[c] += 1
+            return c
         hrow[c] += 1
-        safe = 0 if (risky >> (c % 13 + 1)) & 1 else 1
-        key = (nd, _live_partners(c, av), -card_value(c // 13, c % 13 + 1), -safe)
-        if key < best_key:
-            best_key = key
-            best = c
-    return best
+    c = cand[0] % 64
+    hrow[c] -= 1
+    _memo_put(seat, ps, _state_key(seat, hand), now + 1)
+    hrow[c] += 1
+    return c
 
 
 @njit(cache=True)
@@ -632,9 +772,9 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     if pol[seat, P_RANDOM] > 0:
         return R.below(pstate, 2) == 1
     hrow = hand[seat]
-    before = _needed(seat, hand, rules, pol, pw)
+    before = _needed_memo(seat, hand, ps, rules, pol, pw)
     hrow[card] += 1
-    after = _needed(seat, hand, rules, pol, pw)
+    after = _needed_memo(seat, hand, ps, rules, pol, pw)
     hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False
@@ -688,6 +828,8 @@ def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
             gs[i] = 0
     gs[GS_OUT] = -1
     gs[GS_FIRST_DOWN] = -1
+    gs[GS_TAKEN_BY] = -1
+    gs[GS_CALLED_BY] = -1
     for p in range(hand.shape[0]):
         for c in range(N_CODES):
             hand[p, c] = 0
@@ -695,6 +837,8 @@ def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
         for i in range(PS_COLS):
             ps[p, i] = 0
         ps[p, PS_OPEN_TURN] = -1
+        ps[p, PS_NC_VAL0] = -1
+        ps[p, PS_NC_VAL1] = -1
     for i in range(2):
         rstates[i, 0] = R.stream_key(seed, game, hand_no, attempt, i)
         rstates[i, 1] = uint64(0)
@@ -741,6 +885,15 @@ def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
 
 
 @njit(cache=True)
+def _decide(seat, wants, gs):
+    """The seat's take-or-call answer: the policy's ``wants``, unless a branch forces it (the
+    policy is still asked first, so its random stream advances the same way)."""
+    if (gs[GS_FORCE_MASK] >> seat) & 1:
+        return (gs[GS_FORCE_ACTS] >> seat) & 1 == 1
+    return wants
+
+
+@njit(cache=True)
 def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
     """R9.2: offer the live discard ``D`` clockwise from the next player's left, never to its
     discarder; the first eligible seat that wants it calls it and takes a penalty card.
@@ -759,11 +912,12 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
             continue
         wants = ps[cs, PS_CALLS] < _call_limit(cs, rules, pol) and _wants_card(
             cs, D, hand, ps, gs, rules, pol, rstates[2 + cs], P_CALL_GAIN, pw)
-        if not wants:
+        if not _decide(cs, wants, gs):
             _log(log, gs, EV_DECLINE, cs, D, 1, 0, 0)
             continue
         _from_pile(cs, D, hand, ps, gs)
         ps[cs, PS_CALLS] += 1
+        gs[GS_CALLED_BY] = cs
         _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
         return _draw_to(cs, EV_PENALTY, hand, gs, stock, disc, log, rstates)
     return True
@@ -773,7 +927,8 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
 def _draw_to(seat, ev, hand, gs, stock, disc, log, rstates):
     """The top of the stock to ``seat`` (a draw, or a caller's penalty card, R9), logged as
     ``ev``; False if the stock is exhausted again (R13: the hand is void)."""
-    c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)])
+    c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)], seat,
+                    _seen_row(hand))
     if c < 0:
         return False
     hand[seat, c] += 1
@@ -793,9 +948,11 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
         D = disc[gs[GS_DISC_N] - 1]
         # R9.1: the next player may take the discard as its draw, if not opened (R8)
         if ps[cur, PS_OPENED] == 0:
-            if _wants_card(cur, D, hand, ps, gs, rules, pol, rstates[2 + cur], P_TAKE_GAIN,
-                           pw):
+            wants = _wants_card(cur, D, hand, ps, gs, rules, pol, rstates[2 + cur], P_TAKE_GAIN,
+                                pw)
+            if _decide(cur, wants, gs):
                 _from_pile(cur, D, hand, ps, gs)
+                gs[GS_TAKEN_BY] = cur
                 took = True
                 _log(log, gs, EV_TAKE, cur, D, 0, 0, 0)
             else:
@@ -856,6 +1013,7 @@ def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw):
         _log(log, gs, EV_NO_DISCARD, cur, -1, 0, 0, 0)
         return
     hand[cur, dc] -= 1
+    _leaves_hand(hand, cur, dc)
     if gs[GS_RESHUFFLED] == 1:  # no second reshuffle: a discard never comes back (R13)
         hand[_seen_row(hand), dc] += 1
     disc[gs[GS_DISC_N]] = dc
@@ -866,16 +1024,22 @@ def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw):
 
 
 @njit(cache=True)
+def hand_doubled(rules, gs):
+    """1 if the hand's penalties double (R12: out on the opening; V4: only by the first down)."""
+    if gs[GS_VOID] == 0 and gs[GS_OUT_ON_OPENING] == 1:
+        if rules[R_V4] == 1 and gs[GS_FIRST_DOWN] != gs[GS_OUT]:
+            return 0
+        return 1
+    return 0
+
+
+@njit(cache=True)
 def _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer):
     """R12: penalties of the cards left, doubled after an out on the opening (V4: only by the
     first down); nothing scores in a void hand (R13). Writes ``out[row0:row0+P]``."""
     P = rules[R_PLAYERS]
     out_seat = gs[GS_OUT]
-    doubled = 0
-    if gs[GS_VOID] == 0 and gs[GS_OUT_ON_OPENING] == 1:
-        doubled = 1
-        if rules[R_V4] == 1 and gs[GS_FIRST_DOWN] != out_seat:
-            doubled = 0
+    doubled = hand_doubled(rules, gs)
     gs[GS_DOUBLED] = doubled
     for p in range(P):
         pen = 0
@@ -913,44 +1077,94 @@ def _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer):
 
 
 @njit(cache=True)
+def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, pw, tmp):
+    """The turn of seat ``gs[GS_CUR]``: draw and calls (R6, R9), melds (R7), lay-offs (R10,
+    R11), the discard (R6, C2). Returns True when the hand is over: someone went out (R12), the
+    stock ran out twice (R13) or the engine's turn cap was reached (stalled)."""
+    P = rules[R_PLAYERS]
+    cur = gs[GS_CUR]
+    if gs[GS_TURNS] >= MAX_TURNS:
+        gs[GS_VOID] = 1
+        gs[GS_STALLED] = 1
+        _log(log, gs, EV_VOID, -1, -1, 1, 0, 0)
+        return True
+    gs[GS_TURNS] += 1
+    ps[cur, PS_TURNS] += 1
+    # C3: each table turn restarts the policy streams at its own counter, so two branches of a
+    # hand that differ earlier still share their randomness for the same seat and turn
+    for p in range(P):
+        rstates[2 + p, 1] = uint64(gs[GS_TURNS]) << uint64(32)
+    gs[GS_TAKEN_BY] = -1
+    gs[GS_CALLED_BY] = -1
+    pst = rstates[2 + cur]
+    _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
+    drew = _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
+    gs[GS_FORCE_MASK] = 0
+    if not drew:
+        _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
+        return True
+    opened_now = _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws)
+    if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
+        _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
+    _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw)
+    if _hand_size(hand[cur]) == 0:
+        gs[GS_OUT] = cur
+        gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
+        _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
+        return True
+    gs[GS_CUR] = (cur + 1) % P
+    return False
+
+
+@njit(cache=True)
+def one_turn(rules, pol, t):
+    """:func:`_turn` on table ``t``; True when the hand is over."""
+    ws = (t[7], t[8], t[9], t[10])
+    pw = (t[11], t[14], t[15])
+    return _turn(rules, pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[13], t[11], ws, pw,
+                 t[12])
+
+
+@njit(cache=True)
+def score_hand(rules, t, out, row0, game, hand_no, attempt, dealer):
+    """:func:`_score` on table ``t``."""
+    _score(rules, t[0], t[1], t[2], t[6], out, row0, game, hand_no, attempt, dealer)
+
+
+@njit(cache=True)
+def play_out(rules, pol, t):
+    """Play the hand on table ``t`` (a :func:`new_table` tuple) from its current state to its
+    end; the score is left to the caller."""
+    ws = (t[7], t[8], t[9], t[10])
+    pw = (t[11], t[14], t[15])
+    while not _turn(rules, pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[13], t[11], ws, pw,
+                    t[12]):
+        pass
+
+
+@njit(cache=True)
+def start_hand(seed, game, hand_no, attempt, dealer, rules, t):
+    """Reset table ``t``, key the hand's streams and deal (R2, C1); the next player is on."""
+    P = rules[R_PLAYERS]
+    ws = (t[7], t[8], t[9], t[10])
+    _reset_hand(P, t[0], t[1], t[2], t[13], seed, game, hand_no, attempt)
+    _deal(dealer, rules, t[0], t[1], t[2], t[3], t[4], t[6], t[13], t[11], ws)
+    t[2][GS_CUR] = (dealer + 1) % P
+
+
+@njit(cache=True)
 def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
               melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, n_opts,
               n_scratch, out, row0):
     """Play one hand attempt; write one row per seat into ``out[row0:row0+P]``; return void.
 
-    Phases: reset and streams, the deal (R2, C1), then turns of draw and calls (R6, R9), melds
-    (R7), lay-offs (R10, R11) and the discard (R6, C2) until a hand is empty (R12) or the stock
-    is exhausted twice (R13), then the score (R12).
+    Phases: reset and streams, the deal (R2, C1), then turns (:func:`_turn`) until a hand is
+    empty (R12) or the stock is exhausted twice (R13), then the score (R12).
     """
-    P = rules[R_PLAYERS]
-    ws = (ws_opts, ws_scratch, ws_runs, ws_groups)
-    pw = (cnt, n_opts, n_scratch)
-    _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt)
-    _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws)
-    cur = (dealer + 1) % P
-    while True:
-        if gs[GS_TURNS] >= MAX_TURNS:
-            gs[GS_VOID] = 1
-            gs[GS_STALLED] = 1
-            _log(log, gs, EV_VOID, -1, -1, 1, 0, 0)
-            break
-        gs[GS_TURNS] += 1
-        ps[cur, PS_TURNS] += 1
-        pst = rstates[2 + cur]
-        _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
-        if not _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
-            _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
-            break
-        opened_now = _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws)
-        if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
-            _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
-        _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw)
-        if _hand_size(hand[cur]) == 0:
-            gs[GS_OUT] = cur
-            gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
-            _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
-            break
-        cur = (cur + 1) % P
+    t = (hand, ps, gs, stock, disc, melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt,
+         tmp, rstates, n_opts, n_scratch)
+    start_hand(seed, game, hand_no, attempt, dealer, rules, t)
+    play_out(rules, pol, t)
     _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer)
     return gs[GS_VOID]
 
@@ -977,7 +1191,7 @@ def new_table_jit(players, pack_size, log_rows):
     (opts, scratch, runs, groups), cnt, tmp, the stream states and the needed-count workspace
     (opts, scratch)."""
     return (
-        np.zeros((players + 4, N_CODES), np.int64),
+        np.zeros((2 * players + 4, N_CODES), np.int64),
         np.zeros((players, PS_COLS), np.int64),
         np.zeros(GS_COLS, np.int64),
         np.zeros(pack_size, np.int64),
