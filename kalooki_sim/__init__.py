@@ -1,7 +1,8 @@
 """kalooki_sim: Monte Carlo statistics for Jamaican Kalooki, the nine-contract rummy.
 
 Layers: ``_kernels`` (Numba, numeric encoding) -> the public API re-exported here (cards,
-rules, melds, policies, play, trace; the referee in ``kalooki_sim.referee``) -> ``analysis``,
+rules, melds, policies, play, trace, simulate; the referee in ``kalooki_sim.referee``; the
+``kalooki`` command in ``kalooki_sim.cli``) -> ``analysis``,
 ``plots`` and the notebooks. The rules are in ``kalooki_sim/RULES.md``.
 """
 
@@ -13,6 +14,7 @@ from .needed import cards_needed, outs
 from .play import play_games, play_hands
 from .policies import Policy, preset
 from .rules import JAMAICAN_SCHEDULE, Rules
+from .study import Run, simulate
 from .tournament import tournament
 from .trace import Trace, trace
 from .tuning import tune_calls, tuned_policy
@@ -27,6 +29,7 @@ __all__ = [
     "Opening",
     "Policy",
     "Rules",
+    "Run",
     "Trace",
     "can_lay_off",
     "cards_needed",
@@ -41,6 +44,7 @@ __all__ = [
     "play_games",
     "play_hands",
     "preset",
+    "simulate",
     "solve_opening",
     "to_codes",
     "tournament",

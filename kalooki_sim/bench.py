@@ -226,3 +226,81 @@ def main_advisor() -> None:
 if __name__ == "__main__":
     main_needed()
     main_advisor()
+
+
+# -- studies at scale (issue 11) ----------------------------------------------------------------
+
+
+def bench_threads(games: int = 20_000, hand: int = 9, seed: int = 0) -> list[tuple[int, float]]:
+    """Hands per second of a summary-only :func:`~kalooki_sim.simulate` run on 1 and 2 threads
+    (greedy, 4 players, one hand per game; the Parquet and aggregate work included)."""
+    from .study import simulate
+
+    simulate(50, hand=hand, seed=seed, summary_only=True)  # compile / load cache
+    rows = []
+    for threads in (1, 2):
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            continue
+        t0 = time.perf_counter()
+        simulate(games, hand=hand, seed=seed, summary_only=True, threads=threads)
+        rows.append((threads, games / (time.perf_counter() - t0)))
+    return rows
+
+
+def bench_cluster(games: int = 20_000, hand: int = 9, seed: int = 0) -> dict:
+    """Seconds for the same summary-only run on 2 numba threads and on a dask LocalCluster of
+    2 single-threaded workers (start-up, warming and the futures included)."""
+    from .study import simulate
+
+    simulate(50, hand=hand, seed=seed, summary_only=True)
+    out = {}
+    for name, kw in (("threads", dict(threads=min(2, numba.config.NUMBA_NUM_THREADS))),
+                     ("local:2", dict(cluster="local:2"))):
+        t0 = time.perf_counter()
+        simulate(games, hand=hand, seed=seed, summary_only=True, **kw)
+        out[name] = time.perf_counter() - t0
+    return out
+
+
+def peak_rss(hands: int, hand=None, threads=None) -> tuple[float, float]:
+    """(peak RSS in MB, seconds) of a new process running ``kalooki simulate --summary-only``
+    for ``hands`` hands (whole games of 9 hands unless ``hand`` is given)."""
+    per = 1 if hand is not None else 9
+    games = max(1, hands // per)
+    with tempfile.TemporaryDirectory() as d:
+        argv = ["simulate", "--games", str(games), "--summary-only", "--quiet", "--csv",
+                "--out", os.path.join(d, "run")]
+        if hand is not None:
+            argv += ["--hand", str(hand)]
+        if threads is not None:
+            argv += ["--threads", str(threads)]
+        code = ("import resource, sys, io, contextlib\n"
+                "from kalooki_sim.cli import main\n"
+                "with contextlib.redirect_stdout(io.StringIO()):\n"
+                f"    rc = main({argv!r})\n"
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+                "sys.exit(rc)\n")
+        t0 = time.perf_counter()
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+        secs = time.perf_counter() - t0
+    return int(r.stdout.split()[-1]) / 1024, secs
+
+
+def main_studies(memory_hands=(100_000, 1_000_000)) -> None:
+    """Print the studies-at-scale benchmarks: threads, LocalCluster overhead, peak memory."""
+    print("\nsimulate, summary only, greedy, 4 players, hand 9 (20,000 hands)")
+    for threads, hps in bench_threads():
+        print(f"  {threads} thread(s): {hps:,.0f} hands/s")
+    c = bench_cluster()
+    print(f"  2 threads: {c['threads']:.1f} s; dask LocalCluster of 2 workers: "
+          f"{c['local:2']:.1f} s (overhead {c['local:2'] - c['threads']:+.1f} s)")
+    print("\npeak RSS of a new process: kalooki simulate --summary-only, whole games")
+    for n in memory_hands:
+        mb, secs = peak_rss(n)
+        print(f"  {n:>11,} hands: {mb:,.0f} MB peak RSS, {secs:,.0f} s ({n / secs:,.0f} "
+              "hands/s)")
+
+
+if __name__ == "__main__":
+    main_studies()

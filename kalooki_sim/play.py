@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ._checks import check_bool, check_int, check_players, check_seed
+from ._checks import INT64_MAX, check_bool, check_int, check_players, check_seed, not_allowed
 from ._kernels import engine as _E
 from .policies import seat_policies
 from .rules import Rules, as_rules
@@ -234,7 +234,7 @@ _COLUMNS_DOC = """
 
 
 def play_hands(n, hand=1, players=None, policies="greedy", seed=0, rules=None, threads=None,
-               progress=None, voids=False) -> pd.DataFrame:
+               progress=None, voids=False, first_game=0) -> pd.DataFrame:
     """Play ``n`` independent hands of schedule entry ``hand``.
 
     Hand ``i`` is game ``i`` of the run: its first dealer, deal and every policy choice come
@@ -262,6 +262,9 @@ def play_hands(n, hand=1, players=None, policies="greedy", seed=0, rules=None, t
     voids : bool
         Also return the void attempts, as rows with ``void=True`` and ``penalty`` ``<NA>``
         before the attempt that was scored.
+    first_game : int
+        The id of the first hand (game) played: the run plays ids ``first_game`` to
+        ``first_game + n - 1``, so two runs split at any id equal one run (C3).
 
     Examples
     --------
@@ -274,14 +277,15 @@ def play_hands(n, hand=1, players=None, policies="greedy", seed=0, rules=None, t
     rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
     rules.deal(hand)  # validates the hand number
     voids = check_bool("voids", voids)
-    cols = _run(np.arange(n), [hand], rules, pol, seed, threads, progress, voids)
+    ids = game_ids(first_game, n)
+    cols = _run(ids, [hand], rules, pol, seed, threads, progress, voids)
     df = _frame(cols, rules, pols)
     _warn_unfinished(df, "")
     return df
 
 
 def play_games(n, players=None, policies="greedy", seed=0, rules=None, threads=None,
-               progress=None, voids=False) -> pd.DataFrame:
+               progress=None, voids=False, first_game=0) -> pd.DataFrame:
     """Play ``n`` complete games: every hand of the schedule in order (R14).
 
     The first dealer is drawn from the game's own stream; the deal passes left after each
@@ -292,10 +296,24 @@ def play_games(n, players=None, policies="greedy", seed=0, rules=None, threads=N
     n = check_int("n", n, 0)
     rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
     voids = check_bool("voids", voids)
-    cols = _run(np.arange(n), list(range(1, rules.hands + 1)), rules, pol, seed, threads,
-                progress, voids)
+    ids = game_ids(first_game, n)
+    cols = _run(ids, list(range(1, rules.hands + 1)), rules, pol, seed, threads, progress, voids)
     df = _frame(cols, rules, pols)
     _warn_unfinished(df, "; their games are marked complete=False")
+    return game_totals(df)
+
+
+def game_ids(first_game, n) -> np.ndarray:
+    """Game ids ``first_game .. first_game + n - 1`` (validated: every id is a seed-range int)."""
+    first_game = check_seed(first_game, "first_game")
+    if first_game + n - 1 > INT64_MAX:
+        raise ValueError(not_allowed("first_game", first_game,
+                                     f"an integer 0 to 2**63 - {n} with n={n}"))
+    return np.arange(first_game, first_game + n, dtype=np.int64)
+
+
+def game_totals(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` (rows of whole games) with ``total``, ``winner`` and ``complete`` per game."""
     final = df.loc[df["attempt"] == df["attempts"] - 1]
     totals = final.groupby(["game", "seat"])["penalty"].sum().astype("Int32").rename("total")
     df = df.join(totals, on=["game", "seat"])

@@ -1,0 +1,505 @@
+"""The ``kalooki`` command (also ``python -m kalooki_sim``): thin wrappers over the Python API.
+
+Every sub-command parses its flags, calls the same function a notebook would call, and prints
+a table (``--csv``: CSV instead). Bad input is one line on stderr and exit status 2, raised
+before anything is written; the messages are the API's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import sys
+import typing
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A bad flag value found by the command line itself (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``kalooki simulate: error: ... (see --help)``."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_FORMATTER = argparse.RawDescriptionHelpFormatter
+
+
+# -- Rules flags, derived from the Rules dataclass -----------------------------------------------
+
+
+def _rules_field_docs() -> dict[str, str]:
+    """Each Rules field's description from its numpydoc Parameters section."""
+    from .rules import Rules
+
+    doc = Rules.__doc__ or ""
+    section = doc.split("Parameters\n    ----------\n", 1)[-1].split("\n    Examples", 1)[0]
+    docs, names, lines = {}, [], []
+    for line in section.splitlines():
+        m = re.match(r"^    (\w[\w, ]*) : ", line)
+        if m:
+            for n in names:
+                docs[n] = " ".join(lines)
+            names, lines = [n.strip() for n in m.group(1).split(",")], []
+        elif line.strip():
+            lines.append(line.strip())
+    for n in names:
+        docs[n] = " ".join(lines)
+    return docs
+
+
+def rule_ids(text: str) -> list[str]:
+    """The rule ids (R1-R14, C1-C3, V1-V9) a text cites, in order, without repeats."""
+    return list(dict.fromkeys(re.findall(r"\b([RCV]\d{1,2})\b", text)))
+
+
+def _schedule(text: str):
+    """``"9,3,0;10,2,1"`` -> ``((9, 3, 0), (10, 2, 1))``."""
+    try:
+        out = tuple(tuple(int(x) for x in part.split(",")) for part in text.split(";")
+                    if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"schedule={text!r} is not allowed; give cards,groups,runs triples separated by "
+            "';', e.g. '9,3,0;10,2,1'") from None
+    return out
+
+
+def add_rules_flags(parser) -> None:
+    """One flag per :class:`~kalooki_sim.Rules` field (none forgotten: derived from it)."""
+    from .rules import FORMATS, PACKS, Rules
+
+    docs = _rules_field_docs()
+    hints = typing.get_type_hints(Rules)
+    g = parser.add_argument_group("rules (every Rules field; defaults: the Jamaican card)")
+    g.add_argument("--format", dest="rules_format", choices=list(FORMATS), default=None,
+                   help="a named format (V7): its schedule, the other flags as given")
+    for f in dataclasses.fields(Rules):
+        flag = "--" + f.name.replace("_", "-")
+        text = docs.get(f.name, "").replace("``", "").replace("%", "%%")
+        first = text.split(". ")[0].rstrip(".")
+        tp = hints[f.name]
+        if tp is bool:
+            g.add_argument(flag, dest=f"rule_{f.name}", action=argparse.BooleanOptionalAction,
+                           default=None, help=f"{first} (default: off)")
+        elif tp is int:
+            g.add_argument(flag, dest=f"rule_{f.name}", type=int, default=None, metavar="N",
+                           help=f"{first} (default: {f.default})")
+        elif f.name == "pack":
+            g.add_argument(flag, dest="rule_pack", choices=PACKS, default=None,
+                           help=f"{first} (default: {f.default})")
+        elif f.name == "schedule":
+            g.add_argument(flag, dest="rule_schedule", type=_schedule, default=None,
+                           metavar="C,G,R;...",
+                           help="the hands: cards,groups,runs per hand, ';' between hands "
+                                "(R2; a custom schedule is V7)")
+        else:  # a new kind of field: fail loudly here rather than forget it
+            raise TypeError(f"Rules.{f.name} has a type ({tp}) the command line does not know")
+
+
+def rules_from(args):
+    """A :class:`~kalooki_sim.Rules` from the ``--<field>`` flags, or ``None`` when none given."""
+    from .rules import FORMATS, Rules
+
+    given = {k[5:]: v for k, v in vars(args).items() if k.startswith("rule_") and v is not None}
+    fmt = getattr(args, "rules_format", None)
+    if fmt is not None:
+        if "schedule" in given:
+            raise UsageError("--format and --schedule exclude each other; give one")
+        return FORMATS[fmt](**given)
+    return Rules(**given) if given else None
+
+
+# -- shared flags and output ---------------------------------------------------------------------
+
+
+def _policies(text: str):
+    """``"greedy"`` -> ``"greedy"``; ``"expert,greedy,greedy,greedy"`` -> a list."""
+    parts = [p.strip() for p in text.split(",")]
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _ints(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma list of integers") from None
+
+
+def _add_output(p) -> None:
+    p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
+                   help="print the table as CSV (or write it to FILE)")
+
+
+def _add_quiet(p) -> None:
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress bar (it is off anyway when stderr is not a terminal)")
+
+
+def _show(df, args, index=False) -> None:
+    """Print ``df`` readably, or as CSV with ``--csv`` (to stdout or a file)."""
+    import pandas as pd
+
+    if args.csv is not None:
+        if args.csv == "-":
+            df.to_csv(sys.stdout, index=index)
+        else:
+            df.to_csv(args.csv, index=index)
+            print(f"wrote {args.csv}", file=sys.stderr)
+        return
+    with pd.option_context("display.max_rows", 500, "display.max_columns", 100,
+                           "display.width", 200, "display.float_format", "{:,.4g}".format):
+        print(df.to_string(index=index))
+
+
+def _progress(args):
+    return False if args.quiet else None
+
+
+# -- sub-commands ---------------------------------------------------------------------------------
+
+
+def cmd_simulate(args) -> int:
+    """``kalooki simulate``."""
+    from .study import simulate
+
+    if args.resume and args.force:
+        raise UsageError("--resume and --force exclude each other; give one")
+    hand = None if not args.hand else (args.hand[0] if len(args.hand) == 1 else args.hand)
+    run = simulate(args.games, hand=hand, policies=_policies(args.policies), seed=args.seed,
+                   rules=rules_from(args), out=args.out, summary_only=args.summary_only,
+                   first_game=args.first_game, cluster=args.cluster, threads=args.threads,
+                   chunk_games=args.chunk_games, resume=args.resume, force=args.force,
+                   progress=_progress(args))
+    if not args.quiet and args.csv is None:
+        n = len(run.manifest["chunks"])
+        print(f"{run.spec.games:,} games in {n} chunks: {run.path}"
+              + (" (aggregates only)" if run.spec.summary_only else ""))
+    _show(run.means(), args)
+    return 0
+
+
+def cmd_replay(args) -> int:
+    """``kalooki replay``."""
+    from .trace import trace
+
+    t = trace(args.seed, game=args.game, hand=args.hand or 1, policies=_policies(args.policies),
+              rules=rules_from(args), whole_game=args.hand is None)
+    if args.csv is not None:
+        import pandas as pd
+
+        _show(pd.DataFrame(t.records), args)
+    else:
+        print(t.play_by_play())
+    return 0
+
+
+def cmd_rules(args) -> int:
+    """``kalooki rules``."""
+    import pandas as pd
+
+    from .rules import Rules
+
+    rules = rules_from(args) or Rules()
+    docs = _rules_field_docs()
+    rows = []
+    for f in dataclasses.fields(Rules):
+        v = getattr(rules, f.name)
+        if f.name == "schedule":
+            v = "; ".join(",".join(str(x) for x in e) for e in v)
+        rows.append({"option": "--" + f.name.replace("_", "-"), "value": v,
+                     "rules": ", ".join(rule_ids(docs.get(f.name, ""))),
+                     "default": v == getattr(Rules(), f.name) if f.name != "schedule"
+                     else rules.schedule == Rules().schedule})
+    table = pd.DataFrame(rows)
+    if args.csv is not None:
+        return _show(table, args) or 0
+    _show(table, args)
+    sched = pd.DataFrame([{"hand": i, "cards dealt": c, "contract": f"{g} groups + {r} runs"}
+                          for i, (c, g, r) in enumerate(rules.schedule, start=1)])
+    print(f"\npack: {rules.decks} decks + {rules.jokers} jokers = {rules.pack_size} cards; "
+          f"{rules.players} players; the schedule (R2):")
+    print(sched.to_string(index=False))
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    """``kalooki tournament``."""
+    from .tournament import tournament
+
+    pols = _policies(args.policies)
+    pols = pols if isinstance(pols, list) else [pols]
+    rules = rules_from(args)
+    res = tournament(pols, args.games, players=len(pols) if rules is None else rules.players,
+                     seed=args.seed, rules=rules, threads=args.threads, progress=_progress(args),
+                     paired=args.paired)
+    if args.paired:
+        table, pairs = res
+        _show(table, args)
+        if args.csv is None:
+            print()
+            _show(pairs, args)
+    else:
+        _show(res, args)
+    return 0
+
+
+def _cards(name, text):
+    """Validate card text with :func:`~kalooki_sim.parse_cards` (the API's message)."""
+    from .cards import parse_cards
+
+    try:
+        return parse_cards(text)
+    except (ValueError, TypeError) as e:
+        raise UsageError(f"--{name}: {e}") from None
+
+
+def _api(name):
+    """``kalooki_sim.<name>``, or a clear error in a version without it."""
+    import kalooki_sim
+
+    fn = getattr(kalooki_sim, name, None)
+    if fn is None:
+        raise UsageError(f"kalooki_sim.{name} is not in this version of the package")
+    return fn
+
+
+def cmd_call_value(args) -> int:
+    """``kalooki call-value``."""
+    import pandas as pd
+
+    call_decisions = _api("call_decisions")
+    df = call_decisions(args.deals, args.hand, players=args.rule_players or 4,
+                        policies=_policies(args.policies), seed=args.seed,
+                        rules=rules_from(args), replicas=args.replicas)
+    if args.rows or "decision" not in df.columns:
+        _show(df, args)
+        return 0
+    ids = ["decision", "game", "hand", "attempt", "seat", "replica"]  # labels, not measures
+    num = df.select_dtypes("number").columns.drop(ids, errors="ignore")
+    g = df.groupby("decision", observed=True)
+    summary = pd.concat([g.size().rename("count"), g[list(num)].mean()], axis=1)
+    _show(summary.reset_index(), args)
+    return 0
+
+
+def cmd_advise(args) -> int:
+    """``kalooki advise``."""
+    hand = _cards("hand", args.hand)
+    card = _cards("card", args.card)
+    if len(card) != 1:
+        raise UsageError(f"--card {args.card!r} is not allowed; give one card, e.g. 7♥")
+    table = [_cards("table", m) for m in args.table.split(";") if m.strip()] if args.table else []
+    seen = _cards("seen", args.seen) if args.seen else []
+    advise = _api("advise")
+    kw = dict(players=args.rule_players or 4, discarder=args.discarder, stock_left=args.stock_left,
+              calls_made=args.calls_made, opened=tuple(args.opened or ()), table=tuple(table),
+              seen=tuple(seen), policies=_policies(args.policies), rollouts=args.rollouts,
+              margin=args.margin, time_limit=args.time_limit, seed=args.seed,
+              rules=rules_from(args))
+    a = advise(" ".join(hand), card[0], args.contract, **kw)
+    if args.csv is None:
+        print(a.recommendation)
+        print(f"({a.rollouts:,} rollouts)\n")
+    _show(a.table, args)
+    return 0
+
+
+def cmd_report(args) -> int:
+    """``kalooki report``: the same as ``make report``."""
+    from . import report
+
+    argv = ["--out", args.out] if args.out else []
+    report.main(argv + (["--tiny"] if args.tiny else []))
+    return 0
+
+
+# -- the parser -----------------------------------------------------------------------------------
+
+_SIMULATE_EXAMPLES = """examples:
+  kalooki simulate --games 10000 --out runs/g4                  # whole games, 4 greedy players
+  kalooki simulate --games 100000 --hand 9 --players 5 --out runs/h9p5 --summary-only
+  kalooki simulate --games 20000 --hand 1 --hand 9 --policies expert,greedy,greedy,greedy \\
+      --out runs/mixed --call-limit 2
+  kalooki simulate --games 20000 --first-game 20000 --out runs/part2  # the next 20,000 games
+  kalooki simulate ... --out runs/g4 --resume                   # continue an interrupted run
+  kalooki simulate --games 1000000 --summary-only --out runs/big --cluster local:2
+
+The rows go to DIR/rows/*.parquet (read them with kalooki_sim.simulate(...).rows() or pandas),
+the merged aggregates to DIR/summary.parquet; DIR/manifest.json records the arguments, version,
+commit and checksums. The table printed is Run.means(): per hand and policy, seats pooled."""
+
+_EXAMPLES = {
+    "replay": """examples:
+  kalooki replay --seed 1 --game 0 --hand 7        # hand 7 as play_hands(..., seed=1) played it
+  kalooki replay --seed 1 --game 3                 # the whole game 3
+  kalooki replay --seed 1 --hand 9 --players 5 --policies expert --csv moves.csv""",
+    "rules": """examples:
+  kalooki rules                                     # the Jamaican card
+  kalooki rules --players 6 --pack by-table --free-extension""",
+    "tournament": """examples:
+  kalooki tournament --policies expert,greedy,greedy,greedy --games 2000 --seed 2026
+  kalooki tournament --policies call-1,never-call,greedy --games 500 --paired --csv""",
+    "call-value": """examples:
+  kalooki call-value --deals 2000 --hand 6
+  kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv""",
+    "advise": """examples:
+  kalooki advise --hand "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
+  kalooki advise --hand "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
+      --opened 1,3 --table "5♠ 5♥ 5♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" --rollouts 500""",
+    "report": """examples:
+  kalooki report                 # executes the notebooks and writes reports/ (minutes)
+  kalooki report --tiny --out /tmp/report""",
+}
+
+
+def _sub(subs, name, func, help_, description):
+    p = subs.add_parser(name, help=help_, description=description,
+                        epilog=_EXAMPLES.get(name, _SIMULATE_EXAMPLES if name == "simulate"
+                                             else None), formatter_class=_FORMATTER)
+    p.set_defaults(func=func)
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``kalooki`` argument parser with every sub-command."""
+    from . import __version__
+
+    ap = _Parser(prog="kalooki", formatter_class=_FORMATTER,
+                 description="Monte Carlo statistics for Jamaican Kalooki (kalooki_sim).",
+                 epilog="Run 'kalooki COMMAND --help' for a command's flags and examples.")
+    ap.add_argument("--version", action="version", version=f"kalooki_sim {__version__}")
+    subs = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subs.required = True
+
+    p = _sub(subs, "simulate", cmd_simulate, "play many games or hands into a Parquet dataset",
+             "Play --games games (or only the --hand numbers of each) in chunks, writing each "
+             "chunk's per-seat rows to Parquet and exact aggregates (counts, sums, sums of "
+             "squares, histograms) to a summary; resumable, and runnable on a dask cluster.")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
+    p.add_argument("--hand", type=int, action="append", metavar="H",
+                   help="play only hand number H of each game (repeatable); default: whole "
+                        "games")
+    p.add_argument("--policies", default="greedy", metavar="P[,P...]",
+                   help="one preset for every seat, or one per seat, comma-separated "
+                        "(greedy, random, never-call, call-<k>, hold-for-double, expert); "
+                        "default: greedy")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default: 0)")
+    p.add_argument("--first-game", type=int, default=0, metavar="G",
+                   help="the first game id (default: 0): split a study into runs")
+    p.add_argument("--threads", type=int, default=None, metavar="T",
+                   help="numba threads (default: all cores; 1 per worker on a LocalCluster)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the run directory")
+    p.add_argument("--summary-only", action="store_true",
+                   help="keep only the aggregates, not the rows")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--resume", action="store_true",
+                      help="DIR holds this run: continue it (or read it back if finished)")
+    mode.add_argument("--force", action="store_true",
+                      help="DIR holds a run: delete its files and start again")
+    p.add_argument("--cluster", default=None, metavar="local[:N]|tcp://HOST:PORT",
+                   help="run the chunks on a dask LocalCluster of N workers, or on the "
+                        "scheduler at HOST:PORT")
+    p.add_argument("--chunk-games", type=int, default=None, metavar="N",
+                   help="games per chunk (default: about 100,000 hands per chunk)")
+    _add_quiet(p)
+    _add_output(p)
+    add_rules_flags(p)
+
+    p = _sub(subs, "replay", cmd_replay, "the readable play-by-play of a hand or a game",
+             "Replay one hand (--hand) of a game, or the whole game, exactly as play_hands / "
+             "play_games played it with that seed, and print the move log.")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id (default: 0)")
+    p.add_argument("--hand", type=int, default=None, metavar="H",
+                   help="the hand number; default: the whole game")
+    p.add_argument("--policies", default="greedy", metavar="P[,P...]")
+    _add_output(p)
+    add_rules_flags(p)
+
+    p = _sub(subs, "rules", cmd_rules, "the active rule set with its rule ids",
+             "Print the rule set the flags give (the Jamaican card without flags): every "
+             "option with its value and the rule ids of RULES.md, and the schedule.")
+    _add_output(p)
+    add_rules_flags(p)
+
+    p = _sub(subs, "tournament", cmd_tournament, "a duplicate tournament of policies",
+             "Every deal sequence is played once per rotation of the policies round the table "
+             "(kalooki_sim.tournament); 95%% intervals over deal sequences.")
+    p.add_argument("--policies", required=True, metavar="P,P,...",
+                   help="one policy per seat, comma-separated")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="deal sequences")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=None, metavar="T")
+    p.add_argument("--paired", action="store_true",
+                   help="also the paired differences between every two policies")
+    _add_quiet(p)
+    _add_output(p)
+    add_rules_flags(p)
+
+    p = _sub(subs, "call-value", cmd_call_value, "what calls are worth, decision by decision",
+             "kalooki_sim.call_decisions: every call decision on --deals deals of hand --hand, "
+             "followed both ways on the same cards; a summary per decision (--rows: every row).")
+    p.add_argument("--deals", type=int, required=True, metavar="N")
+    p.add_argument("--hand", type=int, required=True, metavar="H", help="the hand number")
+    p.add_argument("--policies", default="expert", metavar="P[,P...]")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--replicas", type=int, default=1, metavar="K")
+    p.add_argument("--rows", action="store_true", help="print every row, not the summary")
+    _add_output(p)
+    add_rules_flags(p)
+
+    p = _sub(subs, "advise", cmd_advise, "should I call (or take) this card?",
+             "kalooki_sim.advise: rollouts of the position with and without the card; prints "
+             "the recommendation and the table.")
+    p.add_argument("--hand", required=True, metavar="CARDS", help='your cards, e.g. "K♠ K♥ 7♦"')
+    p.add_argument("--card", required=True, metavar="CARD", help="the card offered, e.g. 7♥")
+    p.add_argument("--contract", type=int, required=True, metavar="H",
+                   help="the hand number (its contract)")
+    p.add_argument("--discarder", type=int, default=2, metavar="SEAT")
+    p.add_argument("--stock-left", type=int, default=None, metavar="N")
+    p.add_argument("--calls-made", type=int, default=0, metavar="N")
+    p.add_argument("--opened", type=_ints, default=None, metavar="S,S",
+                   help="seats that have opened, e.g. 1,3")
+    p.add_argument("--table", default=None, metavar="MELDS",
+                   help='melds on the table, ";" between melds, e.g. "5♠ 5♥ 5♦; 9♣ 10♣ J♣"')
+    p.add_argument("--seen", default=None, metavar="CARDS", help="other cards seen")
+    p.add_argument("--policies", default="expert", metavar="P[,P...]")
+    p.add_argument("--rollouts", type=int, default=2000, metavar="N")
+    p.add_argument("--margin", type=float, default=None)
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS")
+    p.add_argument("--seed", type=int, default=0)
+    _add_output(p)
+    add_rules_flags(p)
+
+    p = _sub(subs, "report", cmd_report, "execute the notebooks and write reports/",
+             "The same as 'make report' (kalooki_sim.report).")
+    p.add_argument("--out", default=None, metavar="DIR", help="default: reports/")
+    p.add_argument("--tiny", action="store_true", help="tiny sizes (a smoke test)")
+    return ap
+
+
+def main(argv=None) -> int:
+    """Run the ``kalooki`` command; returns the exit status (0, 2 for bad input, 130 on ^C)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prog = f"kalooki {args.command}"
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except (ValueError, TypeError) as e:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"{prog}: error: {msg}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"\n{prog}: interrupted; finished chunks are kept (continue with --resume)"
+              if args.command == "simulate" else f"\n{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
