@@ -190,8 +190,11 @@ def test_rules_fields_one_wording(kwargs, err, msg):
 
 
 def test_as_rules_type():
-    with pytest.raises(TypeError, match=r"rules='default' is not allowed; give a kalooki_sim"):
+    with pytest.raises(ValueError, match=r"rules='default' is not allowed; give a Rules, None, "
+                       r"or a format name: jamaican, kalooki, super-kalooki"):
         ks.solve_opening("K♠ K♥ K♦", (1, 0), rules="default")
+    with pytest.raises(TypeError, match=r"rules=3 is not allowed; give a kalooki_sim.Rules"):
+        ks.solve_opening("K♠ K♥ K♦", (1, 0), rules=3)
 
 
 # -- analysis -------------------------------------------------------------------------------
