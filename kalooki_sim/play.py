@@ -33,6 +33,7 @@ def rules_vector(rules: Rules, hand: int) -> np.ndarray:
     v[_E.R_V4] = rules.double_only_first_down
     v[_E.R_DECKS] = rules.decks
     v[_E.R_JOKERS] = rules.jokers
+    v[_E.R_TULUKI] = rules.tuluki
     return v
 
 
@@ -46,8 +47,6 @@ def _setup(players, policies, seed, rules, threads):
         if players is not None and check_players(players) != rules.players:
             raise ValueError(f"players={players!r} disagrees with rules.players={rules.players}; "
                              "give one of them")
-    if rules.tuluki:
-        raise ValueError("tuluki (V9, two players) is a rule option the engine does not play yet")
     seed = check_seed(seed)
     if threads is not None:
         threads = check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS,
