@@ -664,8 +664,11 @@ def _tuluki_call(st, rec):
         _tuluki_turned(st, rec)
         st.turned, st.tul = None, None
     else:
-        if st.tul != "claim" or s != st.cur:
-            st.fail(f"seat {s} calls {rec['card']}: in Tuluki only B calls D, first (V9)")
+        if s != st.cur:
+            st.fail(f"seat {s} calls {rec['card']}: in Tuluki only B calls D (V9)")
+        if st.tul != "claim":
+            st.fail(f"seat {s} calls {rec['card']}, but no discard is on offer: B's call of D "
+                    "comes first, and D or a buried turned card is never live again (V9)")
         if st.live is not None and rec.get("discarder", st.discarder) != st.live[1]:
             st.fail("call names the wrong discarder (R9)")
         _check_offered(st, rec, "call")
