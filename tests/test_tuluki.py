@@ -19,7 +19,7 @@ import kalooki_sim as ks
 from kalooki_sim._kernels import engine as E
 from kalooki_sim.cards import card_text, to_codes
 from kalooki_sim.play import rules_vector
-from kalooki_sim.referee import RefereeError, check
+from kalooki_sim.referee import check
 from kalooki_sim.trace import _records
 
 RT = ks.Rules(players=2, tuluki=True)
