@@ -10,7 +10,8 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ._checks import INT64_MAX, check_bool, check_int, check_players, check_seed, not_allowed
+from ._checks import (INT64_MAX, check_bool, check_int, check_players, check_seed, is_int,
+                      not_allowed)
 from ._kernels import engine as _E
 from .policies import seat_policies
 from .rules import Rules, as_rules
@@ -33,21 +34,30 @@ def rules_vector(rules: Rules, hand: int) -> np.ndarray:
     v[_E.R_V4] = rules.double_only_first_down
     v[_E.R_DECKS] = rules.decks
     v[_E.R_JOKERS] = rules.jokers
+    v[_E.R_TULUKI] = rules.tuluki
     return v
+
+
+def _seats(players, rules=None):
+    """A player count (:func:`check_players`); 2 only with Tuluki rules, else an error naming
+    V9 (the two-player game needs ``Rules(players=2, tuluki=True)``)."""
+    if is_int(players) and players == 2:
+        if rules is not None and rules.tuluki:
+            return 2
+        Rules(players=2)  # raises, naming V9
+    return check_players(players)
 
 
 def _setup(players, policies, seed, rules, threads):
     """Validated (rules, policies, policy matrix, seed, threads) for the entry points."""
     if rules is None:
-        rules = Rules(players=4 if players is None else check_players(players))
+        rules = Rules(players=4 if players is None else _seats(players))
     else:
-        rules = as_rules(rules, players=check_players(players) if isinstance(rules, str)
+        rules = as_rules(rules, players=_seats(players) if isinstance(rules, str)
                          and players is not None else None)
-        if players is not None and check_players(players) != rules.players:
+        if players is not None and _seats(players, rules) != rules.players:
             raise ValueError(f"players={players!r} disagrees with rules.players={rules.players}; "
                              "give one of them")
-    if rules.tuluki:
-        raise ValueError("tuluki (V9, two players) is a rule option the engine does not play yet")
     seed = check_seed(seed)
     if threads is not None:
         threads = check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS,

@@ -24,7 +24,8 @@ _SUITS = "♣♦♥♠"
 _RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 #: events that move cards: the multiset is re-counted after each (conservation)
-_MOVES = frozenset(("take", "draw", "discard", "layoff", "call", "penalty", "meld", "reshuffle"))
+_MOVES = frozenset(("take", "draw", "discard", "layoff", "call", "penalty", "meld", "reshuffle",
+                    "turn_up", "bury"))
 
 
 class RefereeError(AssertionError):
@@ -143,6 +144,12 @@ class _HandState:
         self.discarder = None
         self.offers: list[tuple[str, int]] = []  # R9 offers still due: ("take"|"call", seat)
         self.pending_call = None  # (seat, hand size): the call awaiting its penalty card
+        # V9 Tuluki: the step of the discard step now due ("claim": B's call of D, "turn_up",
+        # "b_take": B takes or passes on the turned card, "a_call": A calls it, passes or B
+        # refuses, "bury"; None: the draw), and the turned card while it is face up
+        self.tuluki = bool(getattr(rules, "tuluki", False))
+        self.tul = None
+        self.turned = None
         self.call_done = False  # R9: at most one call per discard
         self.opening = None  # dict(seat, contract=[melds], extras=[], legacy=[])
         self.opened_this_turn = False
@@ -203,8 +210,9 @@ class _HandState:
         also compares the multiset, card by card, with the pack. Each move is checked against
         its source as it happens (the stock's multiset, the hand, the top of the pile).
         """
+        up = 0 if self.turned is None else 1
         if self.stock_n is not None and (self.stock_n + sum(self.size) + len(self.disc)
-                                         + self.on_table != self.pack_total):
+                                         + self.on_table + up != self.pack_total):
             self.fail("card count does not add up to the pack")
         if not full:
             return
@@ -212,6 +220,8 @@ class _HandState:
         for h in self.hand:
             cards.extend(h.elements())
         cards += self.disc
+        if self.turned is not None:
+            cards.append(self.turned)
         for m in self.melds.values():
             cards.extend(m.cards if m.kind == "group" else m.pos.values())
         total = Counter(cards)
@@ -223,7 +233,8 @@ class _HandState:
 
     def draw_due(self):
         """A stock card is due now: a caller's penalty card, or the turn's draw (R6, R9)."""
-        return self.pending_call is not None or (self.phase == "start" and not self.offers)
+        return self.pending_call is not None or (self.phase == "start" and not self.offers
+                                                 and self.tul in (None, "turn_up"))
 
     def finish_opening(self):
         """R7: the opening block is over; its contract melds must be exactly the contract."""
@@ -256,12 +267,20 @@ class _HandState:
     def start_offers(self, n):
         """R9 (C1 for the upcard): who is offered the live discard, in order, at n's turn."""
         card, p = self.live
+        if self.tuluki:  # V9 (a): B may only call D; then A turns up the stock's top card
+            self.offers = [("call", n)] if self.may_call(n) else []
+            self.tul = "claim" if self.offers else "turn_up"
+            return
         offers = [] if self.opened[n] else [("take", n)]
         for k in range(1, self.P):
             s = (n + k) % self.P
             if s != p and not self.opened[s] and self.calls[s] < self.rules.call_limit:
                 offers.append(("call", s))
         self.offers = offers
+
+    def may_call(self, s):
+        """R8, R9, V8: ``s`` is offered calls (not opened, under the rules' limit)."""
+        return not self.opened[s] and self.calls[s] < self.rules.call_limit
 
     def limit_rule(self):
         return "R9" if self.rules.call_limit == 3 else "R9, V8"
@@ -318,7 +337,7 @@ def _on_turn(st, rec):
     if "turn" in rec and rec["turn"] != st.turns[s]:
         st.fail(f"seat {s}'s turn is numbered {rec['turn']}; it is its turn {st.turns[s]} (R6)")
     st.cur, st.phase, st.opened_this_turn, st.call_done = s, "start", False, False
-    st.offers = []
+    st.offers, st.tul, st.turned = [], None, None
     if st.live is not None:
         st.start_offers(s)
     st.conservation(full=s == (st.dealer + 1) % st.P)  # card by card once a round
@@ -341,6 +360,10 @@ def _check_offered(st, rec, kind):
 
 def _on_take(st, rec):
     s = rec["seat"]
+    if st.tuluki:
+        return _tuluki_take(st, rec)
+    if rec.get("turned"):
+        st.fail("a take of a turned card outside Tuluki (V9)")
     if s != st.cur or st.phase != "start" or st.call_done:
         st.fail(f"seat {s}: only the next player takes the discard first (R9)")
     if st.opened[s]:
@@ -352,6 +375,8 @@ def _on_take(st, rec):
 
 def _on_decline(st, rec):
     s, kind = rec["seat"], rec.get("as")
+    if st.tuluki:
+        return _tuluki_decline(st, rec)
     if kind not in ("take", "call"):
         st.fail(f"decline as {kind!r}: it must be 'take' or 'call' (R9)")
     if st.phase != "start" or st.call_done:
@@ -368,6 +393,10 @@ def _on_decline(st, rec):
 
 def _on_call(st, rec):
     s = rec["seat"]
+    if st.tuluki:
+        return _tuluki_call(st, rec)
+    if rec.get("turned"):
+        st.fail("a call of a turned card outside Tuluki (V9)")
     if st.phase != "start" or st.call_done:
         st.fail("second call on a discard, or after the draw (R9)")
     if s in (st.cur, st.discarder):
@@ -401,6 +430,9 @@ def _on_draw(st, rec):
     if st.pending_call is not None:
         st.fail("a call without its penalty card (R9)")
     st.in_turn(s, "start", "draws", "R6")
+    if st.tul is not None:
+        st.fail(f"seat {s} draws while the Tuluki step {st.tul!r} is due (V9: B's call of D, "
+                "then A turns up the stock's top card for B)")
     if st.offers:
         st.fail(f"seat {s} draws while {st.offers[0]} is still due on {st.live[0]}: a missing "
                 "decline (R9)")
@@ -559,6 +591,124 @@ def _on_joker_move(st, rec):
     st.expect_move = None
 
 
+# -- V9 Tuluki: the two-player discard step ------------------------------------------------
+
+
+def _tuluki_step(st, rec, step, seat, what):
+    """V9: the record is the step now due, by the right seat, at B's turn start."""
+    s = rec["seat"]
+    if st.phase != "start" or st.tul != step:
+        due = st.tul or ("nothing: B has drawn" if st.phase != "start" else "B's draw")
+        st.fail(f"seat {s} {what} but the Tuluki step due is {due} (V9)")
+    if s != seat:
+        st.fail(f"seat {s} {what}; only seat {seat} may here (V9)")
+    if st.pending_call is not None:
+        st.fail("a call without its penalty card (R9)")
+
+
+def _tuluki_turned(st, rec):
+    if rec["card"] != st.turned:
+        st.fail(f"{rec['card']} is not the turned card {st.turned} (V9)")
+
+
+def _tuluki_take(st, rec):
+    """V9 (b): B takes the turned card as its draw; D is never taken, only called."""
+    s = rec["seat"]
+    if not rec.get("turned"):
+        st.fail(f"seat {s} takes the discard {rec['card']}: in Tuluki B may claim it only as a "
+                "call, with a penalty card (V9)")
+    _tuluki_step(st, rec, "b_take", st.cur, "takes the turned card")
+    _tuluki_turned(st, rec)
+    st.add_to_hand(s, rec["card"])
+    st.turned, st.tul, st.phase = None, None, "drawn"  # B's draw; D stays buried (R9)
+
+
+def _tuluki_decline(st, rec):
+    """V9: B passes on calling D or on the turned card (never a joker); A on calling it."""
+    s, kind = rec["seat"], rec.get("as")
+    if kind == "call":
+        if st.tul != "claim":
+            st.fail(f"seat {s} declines a call of D outside B's claim (V9)")
+        if s != st.cur:
+            st.fail(f"seat {s} is not offered D: in Tuluki only B may call it (V9)")
+        _check_offered(st, rec, "call")
+        st.tul = "turn_up"
+    elif kind == "turned_take":
+        _tuluki_step(st, rec, "b_take", st.cur, "passes on the turned card")
+        _tuluki_turned(st, rec)
+        if rec["card"] == JK:
+            st.fail(f"seat {s} passes on a turned joker: B must take it (V9)")
+        st.tul = "a_call" if st.may_call(st.discarder) else "bury"
+    elif kind == "turned_call":
+        _tuluki_step(st, rec, "a_call", st.discarder, "passes on calling the turned card")
+        _tuluki_turned(st, rec)
+        st.tul = "bury"
+    else:
+        st.fail(f"decline as {kind!r}: in Tuluki it is 'call', 'turned_take' or 'turned_call' "
+                "(V9)")
+
+
+def _tuluki_call(st, rec):
+    """V9: B calls D (its claim), or A calls the turned card B did not take; a penalty card
+    follows each, and each counts toward the call limit (R9, V8)."""
+    s = rec["seat"]
+    if st.opened[s]:
+        st.fail(f"opened seat {s} called (R8)")
+    if st.calls[s] >= st.rules.call_limit:
+        st.fail(f"seat {s} exceeds {st.rules.call_limit} calls ({st.limit_rule()})")
+    if rec.get("turned"):
+        if st.phase != "start" or st.tul != "a_call":
+            st.fail(f"seat {s} calls the turned card {rec['card']}, but A may call it only "
+                    "right after B did not take it (V9)")
+        _tuluki_step(st, rec, "a_call", st.discarder, "calls the turned card")
+        _tuluki_turned(st, rec)
+        st.turned, st.tul = None, None
+    else:
+        if s != st.cur:
+            st.fail(f"seat {s} calls {rec['card']}: in Tuluki only B calls D (V9)")
+        if st.tul != "claim":
+            st.fail(f"seat {s} calls {rec['card']}, but no discard is on offer: B's call of D "
+                    "comes first, and D or a buried turned card is never live again (V9)")
+        if st.live is not None and rec.get("discarder", st.discarder) != st.live[1]:
+            st.fail("call names the wrong discarder (R9)")
+        _check_offered(st, rec, "call")
+        st.disc.pop()
+        st.live, st.offers, st.call_done, st.tul = None, [], True, "turn_up"
+    st.add_to_hand(s, rec["card"])
+    st.calls[s] += 1
+    st.pending_call = (s, st.size[s])
+
+
+def _on_turn_up(st, rec):
+    """V9 (b): A turns up the top card of the stock (after B's claim of D, with its penalty)."""
+    if not st.tuluki:
+        st.fail("a turned-up card outside Tuluki (V9)")
+    _tuluki_step(st, rec, "turn_up", st.discarder, "turns up a card")
+    st.take_from_stock(rec["card"])
+    st.turned, st.tul, st.live = rec["card"], "b_take", None
+
+
+def _on_refuse(st, rec):
+    """V9 (b): B refuses A's call of the turned card; an opened B cannot (R8)."""
+    if not st.tuluki:
+        st.fail("a refused call outside Tuluki (V9)")
+    _tuluki_step(st, rec, "a_call", st.cur, "refuses A's call")
+    _tuluki_turned(st, rec)
+    if st.opened[st.cur]:
+        st.fail(f"opened seat {st.cur} refused a call (R8)")
+    st.tul = "bury"
+
+
+def _on_bury(st, rec):
+    """V9: the turned card nobody took goes face up onto the pile, not live (R9)."""
+    if not st.tuluki:
+        st.fail("a buried turned card outside Tuluki (V9)")
+    _tuluki_step(st, rec, "bury", st.discarder, "buries the turned card")
+    _tuluki_turned(st, rec)
+    st.disc.append(rec["card"])
+    st.turned, st.tul = None, None
+
+
 def _on_discard(st, rec):
     s, c = rec["seat"], rec["card"]
     st.in_turn(s, "drawn", "discards", "R6")
@@ -614,6 +764,7 @@ _CHECKS = {
     "reshuffle": _on_reshuffle, "void": _on_void, "drop": _on_drop, "open": _on_open,
     "meld": _on_meld, "layoff": _on_layoff, "joker_move": _on_joker_move,
     "discard": _on_discard, "no_discard": _on_no_discard, "out": _on_out, "score": _on_score,
+    "turn_up": _on_turn_up, "refuse": _on_refuse, "bury": _on_bury,
 }
 
 
@@ -762,8 +913,6 @@ def check(records, rules, rows=None, can_lay=None) -> int:
     seat, e.g. to keep an expensive search affordable); with it, ``dealt_meets_contract`` is
     checked for each seat's dealt cards.
     """
-    if getattr(rules, "tuluki", False):
-        raise RefereeError("Tuluki (V9) is not refereed")
     results = []
     last: dict = {}  # game -> outcome of its latest attempt
     first_hand: dict = {}

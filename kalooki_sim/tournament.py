@@ -98,9 +98,9 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
     (['call-1', 'greedy', 'never-call'], 1.0)
     """
     if rules is None:
-        from ._checks import check_players
+        from .play import _seats
 
-        rules = Rules(players=check_players(players))
+        rules = Rules(players=_seats(players))
     else:
         rules = as_rules(rules)
     P = rules.players

@@ -8,11 +8,20 @@ event         fields
 deal          ``card``: dealt to ``seat`` (one at a time from the dealer's left, R2)
 upcard        ``card``: turned up after the deal; ``seat`` is the dealer (C1)
 turn          ``turn``: ``seat``'s own turn number begins
-take          ``card``: the discard taken as the normal draw (R9.1)
+take          ``card``: the discard taken as the normal draw (R9.1); in Tuluki (V9)
+              ``turned: True``: the turned card taken as B's draw (the only take there)
 decline       ``card``, ``as`` (``"take"`` or ``"call"``): ``seat`` was offered the live
-              discard and passed (R9.1 next player; R9.2 each eligible seat in priority order)
-call          ``card``, ``discarder``: a call (R9.2)
+              discard and passed (R9.1 next player; R9.2 each eligible seat in priority
+              order; V9 B's call of D); V9 also ``"turned_take"`` (B passes on the turned
+              card) and ``"turned_call"`` (A, eligible to call it, does not)
+call          ``card``, ``discarder``: a call (R9.2; V9 B's call of D); V9 ``turned: True``
+              (no ``discarder``): A calls the card it turned up, B allowing
 penalty       ``card``: the caller's penalty card from the stock
+turn_up       ``card``: V9, ``seat`` (A, who discarded D or dealt the upcard) turns up the
+              top card of the stock for B
+refuse        ``card``: V9, ``seat`` (B) refuses A's call of the turned card
+bury          ``card``: V9, nobody took or called the turned card: it goes face up onto the
+              pile, never live (only R13's reshuffle brings it back); ``seat`` is A
 draw          ``card``: drawn from the stock
 reshuffle     ``cards``: the discard pile but its top became the stock (R13)
 open          ``seat`` lays its contract now (R7); its melds follow
@@ -52,8 +61,11 @@ _NAMES = {
     _E.EV_RESHUFFLE: "reshuffle", _E.EV_OPEN: "open", _E.EV_MELD: "meld",
     _E.EV_MELD_CARD: "meld_card", _E.EV_LAYOFF: "layoff", _E.EV_JOKER_MOVE: "joker_move",
     _E.EV_DISCARD: "discard", _E.EV_OUT: "out", _E.EV_VOID: "void", _E.EV_SCORE: "score",
-    _E.EV_DECLINE: "decline", _E.EV_NO_DISCARD: "no_discard",
+    _E.EV_DECLINE: "decline", _E.EV_NO_DISCARD: "no_discard", _E.EV_TURN_UP: "turn_up",
+    _E.EV_REFUSE: "refuse", _E.EV_BURY: "bury",
 }
+_DECLINE_AS = {_E.DECLINE_TAKE: "take", _E.DECLINE_CALL: "call",
+               _E.DECLINE_TURNED_TAKE: "turned_take", _E.DECLINE_TURNED_CALL: "turned_call"}
 
 
 @dataclass
@@ -88,15 +100,22 @@ def _records(log, n, hand_info) -> list[dict]:
             i += 1 + c
             recs.append(r)
             continue
-        if ev in (_E.EV_DEAL, _E.EV_UPCARD, _E.EV_TAKE, _E.EV_PENALTY, _E.EV_DRAW,
-                  _E.EV_DISCARD):
+        if ev in (_E.EV_DEAL, _E.EV_UPCARD, _E.EV_PENALTY, _E.EV_DRAW, _E.EV_DISCARD,
+                  _E.EV_TURN_UP, _E.EV_REFUSE, _E.EV_BURY):
             r["card"] = card_text(card)
+        elif ev == _E.EV_TAKE:
+            r["card"] = card_text(card)
+            if b:
+                r["turned"] = True
         elif ev == _E.EV_TURN:
             r["turn"] = a
         elif ev == _E.EV_DECLINE:
-            r.update({"card": card_text(card), "as": "call" if a else "take"})
+            r.update({"card": card_text(card), "as": _DECLINE_AS[a]})
         elif ev == _E.EV_CALL:
-            r.update(card=card_text(card), discarder=a)
+            if b:
+                r.update(card=card_text(card), turned=True)
+            else:
+                r.update(card=card_text(card), discarder=a)
         elif ev == _E.EV_RESHUFFLE:
             r["cards"] = a
         elif ev == _E.EV_LAYOFF:
@@ -171,8 +190,11 @@ def trace(seed, game=0, hand=1, players=None, policies="greedy", rules=None,
 #: one line per simple event; ``hand``, ``deal`` and ``upcard`` are handled in format_records
 _LINES = {
     "turn": "-- seat {seat}, turn {turn}",
-    "take": "   takes the discard {card}",
-    "call": "   seat {seat} calls {card} (discarded by seat {discarder})",
+    "take": "   takes {take_what} {card}",
+    "call": "   seat {seat} calls {card} {call_note}",
+    "turn_up": "   seat {seat} turns up {card}",
+    "refuse": "   seat {seat} refuses the call of {card}",
+    "bury": "   {card} is buried face up on the pile",
     "penalty": "   seat {seat} takes penalty card {card}",
     "draw": "   draws {card}",
     "reshuffle": "   stock empty: {cards} discards reshuffled into a new stock",
@@ -210,6 +232,9 @@ def format_records(records) -> str:
         else:
             extra = {
                 "card_list": " ".join(c for c, _ in r["cards"]) if e == "meld" else "",
+                "take_what": "the turned card" if r.get("turned") else "the discard",
+                "call_note": ("(the turned card, with a penalty card)" if r.get("turned") else
+                              f"(discarded by seat {r.get('discarder')})"),
                 "void_note": ("no one went out within the engine's turn cap: STALLED, given up"
                               if r.get("stalled") else
                               "the stock is exhausted again: the hand is VOID (R13)"),

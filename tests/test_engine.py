@@ -374,3 +374,44 @@ def test_referee_sweep_slow(players):
                 for i, mix in enumerate(MIXES):
                     referee_hands(n, hand, players, _pols(mix, players),
                                   seed=1000 * players + 10 * hand + i, rules=rules)
+
+
+#: V9 Tuluki, the two-player game
+TULUKI = ks.Rules(players=2, tuluki=True)
+
+
+@pytest.mark.parametrize("hand", range(1, 10))
+def test_referee_sweep_tuluki_every_contract(hand):
+    """V9 (and R1-R14 under it) over every contract, a preset or mix per contract."""
+    mix = MIXES[hand % len(MIXES)]
+    referee_hands(3, hand, 2, _pols(mix, 2), seed=200 + hand, rules=TULUKI, dealt=hand <= 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("change", [{}, dict(call_limit=2), dict(free_extension=True),
+                                    dict(jokers=16), dict(early_big_deal=True)])
+def test_referee_sweep_tuluki_slow(change):
+    rules = TULUKI.with_(**change)
+    for hand in range(1, 10):
+        for i, mix in enumerate(MIXES):
+            referee_hands(4, hand, 2, _pols(mix, 2), seed=3000 + 10 * hand + i, rules=rules)
+
+
+def test_C3_pure_python_kernels_play_the_same_tuluki_hands_as_compiled():
+    """V9's draw phase typed alike compiled and as plain Python (see the C3 test above)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import kalooki_sim as k, sys;"
+        "df = k.play_hands(3, hand=2, seed=4, threads=1, policies=['greedy', 'random'], "
+        "rules=k.Rules(players=2, tuluki=True));"
+        "sys.stdout.write(df.drop(columns=['policy']).to_csv(index=False))"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    df = ks.play_hands(3, hand=2, seed=4, threads=1, policies=["greedy", "random"],
+                       rules=TULUKI)
+    assert out == df.drop(columns=["policy"]).to_csv(index=False)

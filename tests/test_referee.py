@@ -239,6 +239,33 @@ def void_game():
             *quick_hand(2, 0)]
 
 
+RT2 = ks.Rules(players=2, tuluki=True, schedule=((3, 1, 0), (3, 1, 0)))
+
+
+def tuluki_log():
+    """Tuluki (V9), dealer 0. Turn 1: B (seat 1) passes on calling the upcard, A turns up 2♦,
+    B passes, A calls it (penalty card), B draws. Turn 2: seat 0 calls seat 1's 9♠ (penalty
+    card), seat 1 turns up a joker, which seat 0 must take. Turn 3: seat 1 passes, seat 0 would
+    call the turned 4♥ and seat 1 refuses; 4♥ is buried; seat 1 draws and goes out on its
+    opening (R12 doubles)."""
+    hands = [["3♠", "4♠", "8♥"], ["5♣", "5♦", "K♠"]]
+    turned_take = dict(event="take", turned=True)
+    return [
+        head(0, 2, 3, 1, 0), *dealt(0, hands), up(0, "Q♥"),
+        turn(1, 1), decline(1, "Q♥", "call"), ev("turn_up", 0, card="2♦"),
+        decline(1, "2♦", "turned_take"), ev("call", 0, card="2♦", turned=True),
+        ev("penalty", 0, card="7♣"), ev("draw", 1, card="9♠"), ev("discard", 1, card="9♠"),
+        turn(0, 1), call(0, "9♠", 1), ev("penalty", 0, card="3♦"),
+        ev("turn_up", 1, card="JK"), {**turned_take, "seat": 0, "card": "JK"},
+        ev("discard", 0, card="8♥"),
+        turn(1, 2), decline(1, "8♥", "call"), ev("turn_up", 0, card="4♥"),
+        decline(1, "4♥", "turned_take"), ev("refuse", 1, card="4♥"), ev("bury", 0, card="4♥"),
+        ev("draw", 1, card="5♥"), ev("open", 1), group(1, 0, "5♣ 5♦ 5♥", True),
+        ev("discard", 1, card="K♠"), ev("out", 1, on_opening=True),
+        *scores([156, 0], True),
+    ]
+
+
 def test_hand_built_logs_pass():
     assert check(calls_log(), R4, calls_rows()) == 1
     assert check(no_discard_log(), R3) == 1
@@ -247,12 +274,13 @@ def test_hand_built_logs_pass():
     assert check(opening_with_extra_log(), R6) == 1
     assert check(void_game(), capped(RV, 1)) == 3
     assert check(quick_hand(1, 1) + quick_hand(2, 2), R3) == 2
+    assert check(tuluki_log(), RT2) == 1
 
 
 def test_every_documented_event_has_a_checker():
     events = {"deal", "upcard", "turn", "take", "decline", "call", "penalty", "draw",
               "reshuffle", "open", "meld", "layoff", "joker_move", "discard", "no_discard",
-              "out", "void", "score", "drop"}
+              "out", "void", "score", "drop", "turn_up", "refuse", "bury"}
     assert set(_CHECKS) == events
 
 
@@ -360,6 +388,64 @@ def _out_without_record(recs):
     del recs[_find(recs, _is("out"))]
 
 
+def _tuluki_take_of_D(recs):
+    recs[_find(recs, _is("decline", 1, card="Q♥"))] = ev("take", 1, card="Q♥")
+
+
+def _tuluki_joker_refused(recs):
+    recs[_find(recs, _is("take", 0, card="JK"))] = decline(0, "JK", "turned_take")
+
+
+def _tuluki_A_calls_after_B_took(recs):
+    i = _find(recs, _is("take", 0, card="JK"))
+    recs[i + 1:i + 1] = [ev("call", 1, card="JK", turned=True), ev("penalty", 1, card="6♣")]
+
+
+def _tuluki_buried_card_offered_later(recs):
+    i = _find(recs, _is("bury", 0))
+    recs.insert(i + 1, call(1, "4♥", 0))
+
+
+def _tuluki_buried_card_taken_later(recs):
+    i = _find(recs, _is("bury", 0))
+    recs[i + 1] = ev("take", 1, card="4♥", turned=True)
+
+
+def _tuluki_no_turn_up(recs):
+    del recs[_find(recs, _is("turn_up", 0, card="2♦"))]
+
+
+def _tuluki_turn_up_by_B(recs):
+    recs[_find(recs, _is("turn_up", 0, card="2♦"))]["seat"] = 1
+
+
+def _tuluki_draw_skips_the_turned_card(recs):
+    i = _find(recs, _is("refuse", 1))
+    del recs[i:i + 2]
+
+
+def _tuluki_second_penalty(recs):
+    i = _find(recs, _is("penalty", 0, card="7♣"))
+    recs.insert(i + 1, ev("penalty", 0, card="6♣"))
+
+
+def _tuluki_call_before_B_passed(recs):
+    i = _find(recs, _is("decline", 1, card="2♦"))
+    recs[i], recs[i + 1] = recs[i + 1], recs[i]
+
+
+def _tuluki_bury_wrong_card(recs):
+    recs[_find(recs, _is("bury", 0))]["card"] = "4♦"
+
+
+def _tuluki_D_called_by_A(recs):
+    recs[_find(recs, _is("decline", 1, card="Q♥"))] = call(0, "Q♥", 0)
+
+
+def _tuluki_turned_card_lost(recs):
+    del recs[_find(recs, _is("bury", 0))]
+
+
 CORRUPTIONS = {
     # name: (log, rules, corruption, the rule the message must name)
     "take_after_no_discard": (no_discard_log, R3, _take_after_no_discard, "R9"),
@@ -382,6 +468,23 @@ CORRUPTIONS = {
     "too_few_contract_melds": (opening_with_extra_log, R6, _too_few_contract_melds, "R7"),
     "extra_before_contract": (opening_with_extra_log, R6, _extra_before_contract, "R7"),
     "contract_meld_later": (extras_log, R6, _contract_meld_later, "R7"),
+    "tuluki_take_of_D": (tuluki_log, RT2, _tuluki_take_of_D, "only as a call.*V9"),
+    "tuluki_joker_refused": (tuluki_log, RT2, _tuluki_joker_refused, "must take it.*V9"),
+    "tuluki_A_calls_after_B_took": (tuluki_log, RT2, _tuluki_A_calls_after_B_took,
+                                    "only right after B did not take it.*V9"),
+    "tuluki_buried_card_offered_later": (tuluki_log, RT2, _tuluki_buried_card_offered_later,
+                                         "never live again.*V9"),
+    "tuluki_buried_card_taken_later": (tuluki_log, RT2, _tuluki_buried_card_taken_later, "V9"),
+    "tuluki_no_turn_up": (tuluki_log, RT2, _tuluki_no_turn_up, "turn_up.*V9"),
+    "tuluki_turn_up_by_B": (tuluki_log, RT2, _tuluki_turn_up_by_B, "only seat 0.*V9"),
+    "tuluki_draw_skips_the_turned_card": (tuluki_log, RT2, _tuluki_draw_skips_the_turned_card,
+                                          "a_call.*V9"),
+    "tuluki_second_penalty": (tuluki_log, RT2, _tuluki_second_penalty, "without a call.*R9"),
+    "tuluki_call_before_B_passed": (tuluki_log, RT2, _tuluki_call_before_B_passed,
+                                    "only right after B did not take it.*V9"),
+    "tuluki_bury_wrong_card": (tuluki_log, RT2, _tuluki_bury_wrong_card, "turned card.*V9"),
+    "tuluki_D_called_by_A": (tuluki_log, RT2, _tuluki_D_called_by_A, "only B calls D \\(V9"),
+    "tuluki_turned_card_lost": (tuluki_log, RT2, _tuluki_turned_card_lost, "V9"),
 }
 
 
@@ -410,6 +513,35 @@ def test_V8_call_beyond_the_call_limit():
     # under the card's limit of 3 the same seat is still eligible: its decline is missing
     with pytest.raises(RefereeError, match="R9"):
         check(v8_log(), R3)
+
+
+def test_V9_tuluki_call_limit_counts_both_kinds_and_opened_seats_cannot_refuse():
+    # seat 0's second call (D after its turned call) is over a limit of 1
+    with pytest.raises(RefereeError, match=r"R9, V8"):
+        check(tuluki_log(), RT2.with_(call_limit=1))
+    # an opened B must allow A's call (R8): seat 1 opens in turn 1, then refuses in turn 3
+    hands = [["3♠", "4♠", "8♥", "2♣"], ["5♣", "5♦", "5♥", "K♠"]]
+    recs = [
+        head(0, 2, 4, 1, 0), *dealt(0, hands), up(0, "Q♥"),
+        turn(1, 1), decline(1, "Q♥", "call"), ev("turn_up", 0, card="2♦"),
+        decline(1, "2♦", "turned_take"), decline(0, "2♦", "turned_call"),
+        ev("bury", 0, card="2♦"), ev("draw", 1, card="9♠"), ev("open", 1),
+        group(1, 0, "5♣ 5♦ 5♥", True), ev("discard", 1, card="9♠"),
+        turn(0, 1), call(0, "9♠", 1), ev("penalty", 0, card="3♦"),
+        ev("turn_up", 1, card="7♦"), decline(0, "7♦", "turned_take"),
+        ev("bury", 1, card="7♦"), ev("draw", 0, card="J♣"), ev("discard", 0, card="8♥"),
+        turn(1, 2), ev("turn_up", 0, card="4♥"), decline(1, "4♥", "turned_take"),
+        ev("refuse", 1, card="4♥"),
+    ]
+    rules = ks.Rules(players=2, tuluki=True, schedule=((4, 1, 0),))
+    with pytest.raises(RefereeError, match=r"cannot refuse|refused a call.*R8"):
+        check(recs, rules)
+    # the same log with the call allowed passes up to its cut (nobody out: a stall)
+    recs[-1] = ev("call", 0, card="4♥", turned=True)
+    recs += [ev("penalty", 0, card="6♣"), ev("draw", 1, card="K♣"),
+             ev("discard", 1, card="K♣")]
+    with pytest.raises(RefereeError, match="no row says the engine stalled"):
+        check(recs, rules)
 
 
 # -- across hands: R2 rotation, R13 replays and the drop cap, R14 ----------------------------

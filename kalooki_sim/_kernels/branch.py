@@ -157,13 +157,23 @@ def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
 def _offer_decisions(rules, snap, taken_by, called_by, seats, kinds, taken):
     """The take-or-call decisions of a turn that offered a discard, in the order R9 asks them:
     the next player's take (if not opened, R8), then each seat eligible to call until one
-    calls. Writes seats/kinds/taken; returns how many."""
+    calls; in Tuluki (V9) only the next player's call of the discard. Writes seats/kinds/taken;
+    returns how many."""
     P = rules[E.R_PLAYERS]
     ps = snap[1]
     gs = snap[2]
     cur = gs[E.GS_CUR]
     discarder = gs[E.GS_DISCARDER]
     n = 0
+    if rules[E.R_TULUKI] == 1:
+        # V9: the next player may only call the discard; the turned card's choices that
+        # follow are not branched
+        if ps[cur, E.PS_OPENED] == 0 and ps[cur, E.PS_CALLS] < rules[E.R_CALL_LIMIT]:
+            seats[0] = cur
+            kinds[0] = CALL
+            taken[0] = 1 if called_by == cur else 0
+            n = 1
+        return n
     if ps[cur, E.PS_OPENED] == 0:
         seats[n] = cur
         kinds[n] = TAKE

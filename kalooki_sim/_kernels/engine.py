@@ -62,9 +62,10 @@ PS_COLS = 13
  GS_SEAT_STOCK, GS_SEAT_TOP, GS_SEAT_FIRST, GS_SEAT_DRAWS) = range(24)
 GS_COLS = GS_SEAT_DRAWS + 8
 # rules vector
+# (R_TULUKI: V9, the two-player game's discard step, :func:`_tuluki_draw_phase`)
 (R_PLAYERS, R_CARDS, R_GROUPS, R_RUNS, R_CALL_LIMIT, R_FREE_EXT, R_JOKERS_OTHERS, R_V6,
- R_V4, R_DECKS, R_JOKERS) = range(11)
-R_COLS = 11
+ R_V4, R_DECKS, R_JOKERS, R_TULUKI) = range(12)
+R_COLS = 12
 # policy parameters (P_CALL_LIMIT < 0: the rules' limit), documented on policies.Policy
 (P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS, P_EXACT,
  P_CALL_MAX_NEED, P_CALL_MIN_STOCK, P_CALL_MAX_CARD, P_CALL_DANGER, P_HOLD_DANGER,
@@ -73,7 +74,9 @@ NPARAM = 15
 # log events
 (EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
  EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,
- EV_SCORE, EV_DECLINE, EV_NO_DISCARD) = range(1, 20)
+ EV_SCORE, EV_DECLINE, EV_NO_DISCARD, EV_TURN_UP, EV_REFUSE, EV_BURY) = range(1, 23)
+# EV_DECLINE's ``a``: what was passed on (R9 take, R9 call; V9 the turned card by B, then by A)
+DECLINE_TAKE, DECLINE_CALL, DECLINE_TURNED_TAKE, DECLINE_TURNED_CALL = range(4)
 LOG_COLS = 7
 
 # result columns (int32), one row per seat per hand attempt kept; O_GAME is the game's index in
@@ -963,6 +966,114 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
     return took or _draw_to(cur, EV_DRAW, hand, gs, stock, disc, log, rstates)
 
 
+# -- V9 Tuluki: the two-player discard step ------------------------------------------------------
+
+
+@njit(cache=True)
+def _may_call(seat, ps, rules):
+    """R8, R9, V8: ``seat`` is offered a call at all (not opened, under the rules' limit)."""
+    return ps[seat, PS_OPENED] == 0 and ps[seat, PS_CALLS] < rules[R_CALL_LIMIT]
+
+
+@njit(cache=True)
+def _wants_call(seat, card, hand, ps, gs, rules, pol, rstates, pw):
+    """The policy's call answer (its own limit first, then :func:`_wants_card`)."""
+    return ps[seat, PS_CALLS] < _call_limit(seat, rules, pol) and _wants_card(
+        seat, card, hand, ps, gs, rules, pol, rstates[2 + seat], P_CALL_GAIN, pw)
+
+
+@njit(cache=True)
+def _wants_turned(b, T, hand, ps, gs, rules, pol, rstates, melds, pw):
+    """V9 (b): does B take the turned card ``T`` as its draw? A joker always (the rule); before
+    opening, if it cuts the cards needed by the policy's take gain (:func:`_wants_card`); once
+    opened, if it can be laid off now (:func:`_distance_to_play` 0)."""
+    if T == JOKER:
+        return True
+    if ps[b, PS_OPENED] == 0:
+        return _wants_card(b, T, hand, ps, gs, rules, pol, rstates[2 + b], P_TAKE_GAIN, pw)
+    if pol[b, P_RANDOM] > 0:
+        return R.below(rstates[2 + b], 2) == 1
+    return _distance_to_play(b, T, hand[b], ps, gs, melds) == 0
+
+
+@njit(cache=True)
+def _from_turn_up(seat, T, hand, ps):
+    """The turned card goes to ``seat``'s hand, in sight of the table (a natural is known to be
+    there and marks its rank, as a card from the pile does)."""
+    hand[seat, T] += 1
+    if T != JOKER:
+        hand[_known_row(hand, seat), T] += 1
+        ps[seat, PS_TOOK] |= 1 << (T % 13 + 1)
+
+
+@njit(cache=True)
+def _allows(b, a, T, ps, pol):
+    """V9 (b): does B allow A's call of the turned card? An opened B must (R8); otherwise B
+    refuses only with ``P_DEFEND`` and a rank A has taken or called this hand (``PS_TOOK``)."""
+    if ps[b, PS_OPENED] == 1 or pol[b, P_DEFEND] <= 0:
+        return True
+    return (ps[a, PS_TOOK] >> (T % 13 + 1)) & 1 == 0
+
+
+@njit(cache=True)
+def _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, pw):
+    """V9 then R6.1, for B = ``cur`` after A's discard D (or the upcard, C1): B may call D (with
+    a penalty card, never take it); A turns up the stock's top card T; B takes T as its draw if
+    it wants it (a joker: must); else A may call T (a penalty card) if B allows; else T is
+    buried face up, never live; then B draws. After a turn with no discard (C2) B just draws.
+
+    Writes hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
+    """
+    if gs[GS_LIVE] == 1:
+        gs[GS_LIVE] = 0
+        a = gs[GS_DISCARDER]
+        D = disc[gs[GS_DISC_N] - 1]
+        # V9 (a): B may claim D only as a call (R8, R9, V8), the one branchable answer
+        if _may_call(cur, ps, rules):
+            wants = _wants_call(cur, D, hand, ps, gs, rules, pol, rstates, pw)
+            if _decide(cur, wants, gs):
+                _from_pile(cur, D, hand, ps, gs)
+                ps[cur, PS_CALLS] += 1
+                gs[GS_CALLED_BY] = cur
+                _log(log, gs, EV_CALL, cur, D, a, 0, 0)
+                if not _draw_to(cur, EV_PENALTY, hand, gs, stock, disc, log, rstates):
+                    return False
+            else:
+                _log(log, gs, EV_DECLINE, cur, D, DECLINE_CALL, 0, 0)
+        # V9 (b): A turns up the top of the stock (R13 as for a draw)
+        T = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)], cur,
+                        _seen_row(hand))
+        if T < 0:
+            return False
+        _log(log, gs, EV_TURN_UP, a, T, 0, 0, 0)
+        if _wants_turned(cur, T, hand, ps, gs, rules, pol, rstates, melds, pw):
+            _from_turn_up(cur, T, hand, ps)
+            _log(log, gs, EV_TAKE, cur, T, 0, 1, 0)
+            return True  # B's draw: D stays buried (R9)
+        _log(log, gs, EV_DECLINE, cur, T, DECLINE_TURNED_TAKE, 0, 0)
+        called = False
+        if _may_call(a, ps, rules):
+            if not _wants_call(a, T, hand, ps, gs, rules, pol, rstates, pw):
+                _log(log, gs, EV_DECLINE, a, T, DECLINE_TURNED_CALL, 0, 0)
+            elif not _allows(cur, a, T, ps, pol):
+                _log(log, gs, EV_REFUSE, cur, T, a, 0, 0)
+            else:
+                _from_turn_up(a, T, hand, ps)
+                ps[a, PS_CALLS] += 1
+                _log(log, gs, EV_CALL, a, T, a, 1, 0)
+                if not _draw_to(a, EV_PENALTY, hand, gs, stock, disc, log, rstates):
+                    return False
+                called = True
+        if not called:
+            # nobody took it: face up on the pile, not live; dead once the reshuffle is spent
+            disc[gs[GS_DISC_N]] = T
+            gs[GS_DISC_N] += 1
+            if gs[GS_RESHUFFLED] == 1:
+                hand[_seen_row(hand), T] += 1
+            _log(log, gs, EV_BURY, a, T, 0, 0, 0)
+    return _draw_to(cur, EV_DRAW, hand, gs, stock, disc, log, rstates)
+
+
 @njit(cache=True)
 def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
     """R7: open with the contract (plus extra own melds), or, once opened, lay further own melds
@@ -1098,7 +1209,11 @@ def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, p
     gs[GS_CALLED_BY] = -1
     pst = rstates[2 + cur]
     _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
-    drew = _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
+    if rules[R_TULUKI] == 1:
+        drew = _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log,
+                                  rstates, pw)
+    else:
+        drew = _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
     gs[GS_FORCE_MASK] = 0
     if not drew:
         _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
