@@ -31,7 +31,9 @@ Method
   ranks touched), and a joker over a held natural of an irrelevant rank is never useful.
   A depth-first search over the suits (the suits touching relevant ranks first) keeps ``h``,
   ``a`` and the group costs per level incrementally; a node's bound is its runs, the cheapest
-  runs of the open suits and its groups, the jokers shared.
+  runs of the open suits and its groups, the jokers shared. Taking naturals only raises the
+  group costs, so a child is first bounded with its parent's group costs and the group DP is
+  run only for the children that pass.
 
 Workspace layout
 ----------------
