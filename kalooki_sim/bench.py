@@ -138,7 +138,8 @@ def bench_needed(n_hands: int = 2000, seed: int = 0) -> list[tuple[int, int, int
     opts, scratch = _nk.new_workspace()
     rows = []
     for n_cards, (g, r) in [(9, (3, 0)), (12, (0, 3)), (12, (4, 0)), (12, (1, 2)),
-                            (16, (0, 4)), (16, (2, 2)), (16, (1, 3))]:
+                            (16, (0, 4)), (16, (2, 2)), (16, (1, 3)), (13, (3, 1)),
+                            (14, (2, 2)), (10, (2, 1)), (11, (1, 2)), (15, (1, 3))]:
         counts = np.zeros((n_hands, 4, 14), np.int64)
         jokers = np.zeros(n_hands, np.int64)
         avail = np.zeros((n_hands, 53), np.int64)

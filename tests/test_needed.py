@@ -199,3 +199,96 @@ def test_R3_R4_runs_and_groups_share_naturals_found_by_the_search():
     # an earlier search answered 4 here; tests/reference.py (the exhaustive twin) says 3
     hand = "7♣ 9♣ 10♣ 2♦ 6♦ 6♦ 7♦ A♥ 5♥ 6♥ 7♥ 4♠ 9♠ K♠ JK JK"
     assert ks.cards_needed(hand, (2, 2)) == 3
+
+
+# -- unchanged against the frozen original kernel (tests/needed_original.py) -----------------
+
+#: the schedule's contracts and others
+CONTRACTS = ((3, 0), (2, 1), (1, 2), (0, 3), (4, 0), (3, 1), (2, 2), (1, 3), (0, 4),
+             (1, 0), (0, 1), (1, 1), (2, 0), (0, 2), (3, 2), (2, 3), (4, 1), (1, 4), (5, 1))
+
+
+def random_inputs(rng, n_hands):
+    """Kernel inputs ``(counts, jokers, g, r, v6, avail)`` for ``n_hands`` random hands: 9-16
+    cards (random or a few short of the contract), 2-4 decks, 4-30 jokers, some cards dead."""
+    counts = np.zeros((n_hands, 4, 14), np.int64)
+    jokers = np.zeros(n_hands, np.int64)
+    gs = np.zeros(n_hands, np.int64)
+    rs = np.zeros(n_hands, np.int64)
+    v6 = np.zeros(n_hands, np.bool_)
+    avail = np.zeros((n_hands, 53), np.int64)
+    for i in range(n_hands):
+        decks = int(rng.integers(2, 5))
+        n_jk = int(rng.integers(4, 31))
+        g, r = CONTRACTS[int(rng.integers(len(CONTRACTS)))]
+        n_cards = int(rng.integers(9, 17))
+        pack = np.array([c for c in range(52) for _ in range(decks)] + [JOKER] * n_jk)
+        if rng.random() < 0.5:
+            hand = rng.choice(pack, n_cards, replace=False)
+        else:  # near the contract: its melds, a few cards missing, random fill
+            cards = []
+            for k in rng.choice(13, min(g, 13), replace=False):
+                cards += [int(s) * 13 + int(k) for s in rng.choice(4, 3)]
+            for s in rng.choice(4, min(r, 4), replace=False):
+                lo = int(rng.integers(0, 13))
+                cards += [int(s) * 13 + (lo + j) % 13 for j in range(4)]
+            cards = [c for c in cards if rng.random() < 0.75]
+            cards += [JOKER] * int(rng.integers(0, 3))
+            cnt = Counter(cards)
+            cards = [c for c in cnt for _ in range(min(cnt[c], decks if c < JOKER else n_jk))]
+            cards = cards[:n_cards]
+            rest = Counter(pack.tolist()) - Counter(cards)
+            rest = np.array(sorted(rest.elements()))
+            hand = np.concatenate([cards, rng.choice(rest, n_cards - len(cards), replace=False)])
+        hand = hand.astype(np.int64)
+        left = Counter(pack.tolist()) - Counter(hand.tolist())
+        left = rng.permutation(np.array(sorted(left.elements())))
+        dead = left[: int(rng.integers(0, 61))]
+        for c in hand:
+            if c == JOKER:
+                jokers[i] += 1
+            else:
+                counts[i, c // 13, c % 13 + 1] += 1
+        avail[i, :52] = decks
+        avail[i, JOKER] = n_jk
+        np.subtract.at(avail[i], hand, 1)
+        np.subtract.at(avail[i], dead, 1)
+        # V6 with 2+ groups and three runs is very slow in the original (no pruning of the
+        # 1,220 complete-suit options per suit), and no schedule contract: left out
+        gs[i], rs[i], v6[i] = g, r, (g < 2 or r != 3) and rng.random() < 0.5
+    return counts, jokers, gs, rs, v6, avail
+
+
+def _mismatches(seed, n_hands):
+    import needed_original
+    from numba import njit
+
+    from kalooki_sim._kernels import needed as nk
+
+    @njit
+    def both(counts, jokers, gs, rs, v6, avail, new, old):
+        o1, s1 = np.zeros((4, nk.CAPACITY, nk.N_COLS), np.int64), np.zeros(nk.SCRATCH, np.int64)
+        o2 = np.zeros((4, needed_original.CAPACITY, needed_original.N_COLS), np.int64)
+        s2 = np.zeros(needed_original.SCRATCH, np.int64)
+        for i in range(counts.shape[0]):
+            new[i] = nk.needed_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o1,
+                                      s1)
+            old[i] = needed_original.needed_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i],
+                                                   avail[i], o2, s2)
+
+    args = random_inputs(np.random.default_rng(seed), n_hands)
+    new = np.zeros(n_hands, np.int64)
+    old = np.zeros(n_hands, np.int64)
+    both(*args, new, old)
+    bad = np.flatnonzero(new != old)
+    assert (old < needed_original.NO_WAY).mean() > 0.9  # mostly layable
+    return [(i, int(new[i]), int(old[i]), int(args[2][i]), int(args[3][i])) for i in bad[:5]]
+
+
+def test_needed_kernel_unchanged_on_random_hands():
+    assert _mismatches(21, 3000) == []
+
+
+@pytest.mark.slow
+def test_needed_kernel_unchanged_on_random_hands_many():
+    assert _mismatches(22, 30000) == []

@@ -31,7 +31,9 @@ Method
   ranks touched), and a joker over a held natural of an irrelevant rank is never useful.
   A depth-first search over the suits (the suits touching relevant ranks first) keeps ``h``,
   ``a`` and the group costs per level incrementally; a node's bound is its runs, the cheapest
-  runs of the open suits and its groups, the jokers shared.
+  runs of the open suits and its groups, the jokers shared. Taking naturals only raises the
+  group costs, so a child is first bounded with its parent's group costs and the group DP is
+  run only for the children that pass.
 
 Workspace layout
 ----------------
@@ -500,6 +502,14 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
             runs += opts[s, i, N_W]
             if opts[s, i, N_KH] | opts[s, i, N_KA]:
                 _apply(opts, s, i, -1, scratch)
+                # taking naturals only raises the group costs: the parent's costs give a
+                # lower bound, and most options fail it before the group DP is run
+                k = max(0, r - runs) if w == 1 else 0
+                if d == 3 and runs < r:
+                    continue
+                if _bound(nadd, jok, d + 1, k, g, jokers, aj, scratch,
+                          W_GL + level_g * GMAX) > bound_lim:
+                    continue
                 level_g = d + 1
                 go = W_GL + level_g * GMAX
                 _groups(g, rel, W_h, W_a, scratch[go:go + GMAX], scratch)
