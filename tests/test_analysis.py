@@ -149,9 +149,11 @@ def test_contract_difficulty_table(small_runs):
         assert t[f"{c}_lo"].iat[0] <= t[c].iat[0] <= t[f"{c}_hi"].iat[0]
 
 
-def test_open_curve_is_monotone(small_runs):
-    c = A.open_curve(small_runs, max_turn=10)
-    assert c["p"].is_monotonic_increasing and len(c) == 10
+def test_open_curve_is_monotone_with_the_contract_columns(small_runs):
+    c = A.open_curve(small_runs, max_turn=10, n_boot=50)
+    assert list(c.columns) == ["hand", "players", "turn", "p_opened", "lo", "hi"]
+    assert c["p_opened"].is_monotonic_increasing and len(c) == 10
+    assert ((c["lo"] <= c["p_opened"] + 1e-12) & (c["p_opened"] <= c["hi"] + 1e-12)).all()
 
 
 def test_seat_advantage_sums_to_one_winner_per_hand(small_runs):
@@ -160,22 +162,25 @@ def test_seat_advantage_sums_to_one_winner_per_hand(small_runs):
     assert (sa["p"] * sa["n"]).sum() == pytest.approx(hands)
 
 
-def test_call_value_pairs_the_same_deals():
+def test_call_value_pairs_the_same_deal_sequences():
     cv = A.call_value(200, 3, policies={"never": ks.preset("never-call"),
-                                        "call-3": ks.preset("call-3")}, seed=4)
+                                        "call-3": ks.preset("call-3")}, seed=4, n_boot=50)
     never = cv.set_index("policy").loc["never"]
-    assert never["d_penalty"] == 0 and never["d_win"] == 0
+    assert never["d_penalty"] == 0 and never["d_win"] == 0 and never["same_deal"] == 1
+    assert never["d_penalty_lo"] == never["d_penalty_hi"] == 0  # exactly 0, not +-1.3
     c3 = cv.set_index("policy").loc["call-3"]
     assert c3["calls"] > 0 and c3["d_penalty_lo"] <= c3["d_penalty"] <= c3["d_penalty_hi"]
-    assert c3["vr_penalty"] > 0
-    assert c3["d_caught_penalty_lo"] <= c3["d_caught_penalty"] <= c3["d_caught_penalty_hi"]
+    assert c3["vr_penalty_lo"] <= c3["vr_penalty"] <= c3["vr_penalty_hi"]
+    assert c3["pct_penalty_lo"] <= c3["pct_penalty"] <= c3["pct_penalty_hi"]
+    assert c3["pct_penalty"] == pytest.approx(100 * c3["d_penalty"] / never["penalty"])
+    assert 1 <= c3["attempts"] and 0 <= c3["p_void"] <= 1
 
 
 def test_plots_return_labelled_figures(small_runs):
     t = A.contract_difficulty(small_runs)
     figs = [
         plots.difficulty(t, "p_dealt", "chance", "title"),
-        plots.open_curve(A.open_curve(small_runs), players=4),
+        plots.open_curve(A.open_curve(small_runs, n_boot=20)),
         plots.seat_advantage(A.seat_advantage(small_runs)),
         plots.convergence(A.convergence(np.ones(100, bool), 1.0), "t"),
     ]
