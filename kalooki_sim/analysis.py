@@ -217,25 +217,28 @@ def void_rate(df: pd.DataFrame):
 def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (hand, players): how hard the contract is, each figure with its 95% CI.
 
-    Per-seat figures (``p_dealt``, ``mean_open_turn``, ``loser_penalty``) use intervals that
+    Per-seat figures (``p_dealt``, ``loser_penalty``) use intervals that
     allow for the seats of one deal being correlated (:func:`cluster_wilson`,
     :func:`cluster_mean_ci`); per-deal figures use plain Wilson intervals.
 
     Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
     seat, over each hand's first deal: it needs ``play_hands(..., voids=True)`` rows, else
     NaN, since the scored attempts alone are not a random sample of deals),
-    ``mean_open_turn`` (own turns to open, among seats that opened), ``p_out_on_opening`` (a
+    ``p_out_on_opening`` (a
     hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13, from
     ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until a hand is scored),
     ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` scored.
+    How fast seats open is :func:`open_survival`'s business: a mean over the seats that
+    opened ignores the ones whose hand ended first (censoring).
     """
     _rows(df, _DIFFICULTY_COLUMNS)
     out = []
     for (hand, players), d in df.groupby(["hand", "players"], sort=True):
         s = scored(d)
         per_hand = s.groupby("game")
-        row = {"hand": hand, "players": players, "contract": f"{d['groups'].iat[0]}g+"
-               f"{d['runs'].iat[0]}r", "hands": int(per_hand.ngroups)}
+        row = {"hand": hand, "players": players,
+               "contract": contract_label(int(d["groups"].iat[0]), int(d["runs"].iat[0])),
+               "hands": int(per_hand.ngroups)}
         # every first deal is an unbiased deal; later attempts exist only in voids=True rows
         first = d[d["attempt"] == 0]
         if first["game"].nunique() == d["game"].nunique():
@@ -251,7 +254,6 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
         m, lo, hi, _ = mean_ci(d.groupby("game")["attempts"].first())
         row.update(mean_attempts=m, mean_attempts_lo=lo, mean_attempts_hi=hi)
         for name, rows in [
-            ("mean_open_turn", s.loc[s["opened"], ["open_turn", "game"]]),
             ("loser_penalty", s.loc[~s["went_out"], ["penalty", "game"]]),
         ]:
             m, lo, hi, _ = cluster_mean_ci(rows.iloc[:, 0].astype(float), rows["game"])
@@ -549,7 +551,7 @@ def quantile_ci(x, q, conf: float = 0.95):
     --------
     >>> x = np.arange(1, 1001)
     >>> quantile_ci(x, 0.5)
-    (500.0, 470.0, 532.0)
+    (500.0, 469.0, 532.0)
     """
     conf = _check_conf(conf)
     q = check_real("q", q, 0, 1)
@@ -836,9 +838,10 @@ def rank_intervals(estimates: dict, draws: dict, higher_first: bool = True,
 
     Examples
     --------
-    >>> rng = np.random.default_rng(0)
-    >>> d = {"a": rng.normal(10, 1, 500), "b": rng.normal(5, 1, 500), "c": rng.normal(4.9, 1, 500)}
-    >>> r = rank_intervals({k: v.mean() for k, v in d.items()}, d)
+    >>> hits = {"a": np.r_[np.ones(300), np.zeros(700)], "b": np.r_[np.ones(200), np.zeros(800)],
+    ...         "c": np.r_[np.ones(195), np.zeros(805)]}   # 30%, 20%, 19.5% of 1,000 deals
+    >>> draws = bootstrap_means(hits, n_boot=1000, seed=1)
+    >>> r = rank_intervals({k: v.mean() for k, v in hits.items()}, draws)
     >>> r[["item", "rank_lo", "rank_hi"]].values.tolist()
     [['a', 1, 1], ['b', 2, 3], ['c', 2, 3]]
     """

@@ -137,7 +137,7 @@ def small_runs():
 
 def test_contract_difficulty_table(small_runs):
     t = A.contract_difficulty(small_runs)
-    assert list(t["hand"]) == [2] and t["contract"].iat[0] == "2g+1r"
+    assert list(t["hand"]) == [2] and t["contract"].iat[0] == "2 groups + 1 run"
     s = small_runs[~small_runs["void"]]
     first = small_runs[small_runs["attempt"] == 0]
     assert t["p_dealt"].iat[0] == pytest.approx(first["dealt_meets_contract"].mean())
@@ -145,7 +145,7 @@ def test_contract_difficulty_table(small_runs):
     scored_only = A.contract_difficulty(ks.play_hands(300, hand=9, players=5, seed=3))
     assert np.isnan(scored_only["p_dealt"].iat[0])
     assert t["loser_penalty"].iat[0] == pytest.approx(s.loc[~s["went_out"], "penalty"].mean())
-    for c in ("p_dealt", "p_void", "mean_open_turn", "loser_penalty", "p_out_on_opening"):
+    for c in ("p_dealt", "p_void", "loser_penalty", "p_out_on_opening"):
         assert t[f"{c}_lo"].iat[0] <= t[c].iat[0] <= t[f"{c}_hi"].iat[0]
 
 
@@ -188,6 +188,29 @@ def test_plots_return_labelled_figures(small_runs):
         assert isinstance(f, matplotlib.figure.Figure)
         ax = f.axes[0]
         assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    # whole-number turn ticks on the opening curves
+    ticks = figs[1].axes[0].get_xticks()
+    assert np.allclose(ticks, np.round(ticks))
+
+
+def test_thin_cells_are_hollow_and_named():
+    t = pd.DataFrame({"hand": [1, 2], "players": 4, "contract": ["3 groups", "x"],
+                      "hands": [5000, 200], "p_void": [0.1, 0.2], "p_void_lo": [0.09, 0.1],
+                      "p_void_hi": [0.11, 0.3]})
+    f = plots.difficulty(t, "p_void", "chance", "voids")
+    notes = " ".join(x.get_text() for x in f.texts)
+    assert "hand 2 at 4 players" in notes and "hand 1 at" not in notes
+    hollow = [ln for ln in f.axes[0].get_lines() if ln.get_markerfacecolor() == "white"]
+    assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [2]
+
+
+def test_saved_charts_are_byte_identical(tmp_path):
+    for name in ("a", "b"):
+        plots.save(plots.seat_advantage(pd.DataFrame({"players": 4, "position": [1, 2],
+                                                      "p": [0.3, 0.2], "lo": [0.2, 0.1],
+                                                      "hi": [0.4, 0.3]})),
+                   tmp_path / f"{name}.png")
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
 
 
 def test_R13_void_rate_counts_every_attempt_from_the_attempts_column():
