@@ -375,7 +375,7 @@ def _median_turn(F, turns):
 
 
 def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed: int = 0,
-                  return_boot: bool = False):
+                  return_boot: bool = False, min_at_risk: int = 20):
     """How fast seats open, censoring-aware: Kaplan-Meier curves, medians and restricted means.
 
     The chance ``p_opened`` that a seat has opened by its own turn ``t`` is the Kaplan-Meier
@@ -398,6 +398,10 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
         Seed of the bootstrap.
     return_boot : bool
         Also return ``{(hand, players): rmst replicates}`` (for :func:`rank_intervals`).
+    min_at_risk : int
+        The curve is left blank (NaN) from the first turn with fewer seats still at risk
+        (not opened, hand not over); the median is NaN if not reached before, the restricted
+        mean and ``p_by`` NaN unless every turn to ``max_turn`` is supported.
 
     Returns
     -------
@@ -405,7 +409,8 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
         One row per (hand, players, turn), ``turn = 1..max_turn``: ``hand, players, turn,
         p_opened, lo, hi``.
     summary : pandas.DataFrame
-        One row per (hand, players): ``seats, deals, opened, censored``, ``median`` (first own
+        One row per (hand, players): ``seats, deals, opened, censored``, ``last_turn`` (the
+        last supported turn, see ``min_at_risk``), ``median`` (first own
         turn by which half the seats have opened; ``inf`` if after ``max_turn``), ``rmst``
         (restricted mean: expected own turns without opening up to ``max_turn``, i.e.
         ``E[min(T, max_turn)]``), ``p_by`` (``p_opened`` at ``max_turn``), each with
@@ -414,6 +419,7 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
     max_turn = check_int("max_turn", max_turn, 1)
     n_boot = check_int("n_boot", n_boot, 0)
     seed = check_seed(seed)
+    min_at_risk = check_int("min_at_risk", min_at_risk, 1)
     ot = open_times(df)
     rng = np.random.default_rng([seed, max_turn])
     curves, rows = [], []
@@ -425,6 +431,11 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
         E, C = _km_counts(d["time"].to_numpy(), d["opened"].to_numpy(),
                           d["deal"].to_numpy(), max_turn)
         g = E.shape[0]
+        # seats still at risk at each turn: past the last turn with enough of them the curve
+        # is an extrapolation (KM stays flat), so it is left blank there
+        at_risk = np.cumsum((E + C).sum(axis=0)[::-1])[::-1][1:max_turn + 1]
+        ok = at_risk >= min_at_risk
+        last = int(np.argmin(ok)) if not ok.all() else max_turn  # turns 1..last are supported
         boot_F = np.full((n_boot, max_turn), np.nan)
         for start in range(0, n_boot, 50):
             b = min(50, n_boot - start)
@@ -434,19 +445,29 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
         q = (2.5, 97.5)
         lo, hi = (np.nanpercentile(boot_F, q, axis=0) if n_boot else
                   (np.full(max_turn, np.nan),) * 2)
+        blank = np.arange(1, max_turn + 1) > last
         curves.append(pd.DataFrame({"hand": hand, "players": players,
-                                    "turn": turns[1:max_turn + 1], "p_opened": F,
-                                    "lo": lo, "hi": hi}))
-        rmst = float(S_full.sum())
-        med = float(_median_turn(F, turns[1:max_turn + 1]))
+                                    "turn": turns[1:max_turn + 1],
+                                    "p_opened": np.where(blank, np.nan, F),
+                                    "lo": np.where(blank, np.nan, lo),
+                                    "hi": np.where(blank, np.nan, hi)}))
+        full = last == max_turn
+        rmst = float(S_full.sum()) if full else np.nan
+        med = float(_median_turn(F[:last], turns[1:last + 1])) if last else np.nan
+        if not full and np.isinf(med):
+            med = np.nan  # not reached where the data reach
         row = {"hand": hand, "players": players, "seats": len(d), "deals": g,
                "opened": int(d["opened"].sum()), "censored": int((~d["opened"]).sum()),
-               "median": med, "rmst": rmst, "p_by": float(F[-1])}
+               "last_turn": last, "median": med, "rmst": rmst,
+               "p_by": float(F[-1]) if full else np.nan}
         if n_boot:
             bF = np.concatenate([np.zeros((n_boot, 1)), boot_F], axis=1)
             b_rmst = (1.0 - bF[:, :max_turn]).sum(axis=1)
             b_med = _median_turn(boot_F, turns[1:max_turn + 1])
             for name, b in (("median", b_med), ("rmst", b_rmst), ("p_by", boot_F[:, -1])):
+                if np.isnan(row[name]):
+                    row[f"{name}_lo"] = row[f"{name}_hi"] = np.nan
+                    continue
                 row[f"{name}_lo"], row[f"{name}_hi"] = (float(v) for v in
                                                         np.percentile(b, q, method="lower"))
             row["_boot_rmst"] = b_rmst
@@ -1108,3 +1129,42 @@ def p_some_seat_dealt(df: pd.DataFrame) -> pd.DataFrame:
         rows.append({"hand": h, "players": p, "p_any": r["p"], "lo": r["lo"], "hi": r["hi"],
                      "deals": r["n"]})
     return pd.DataFrame(rows)
+
+
+def draws_from_interval(est, lo, hi, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
+    """Normal draws matching a 95% interval: ``est + se * z`` with ``se = (hi - lo) / 3.92``.
+
+    For :func:`rank_intervals` over estimates that come from independent runs when only their
+    intervals are at hand (a parametric bootstrap). An exact value (``lo == hi``) is constant.
+    """
+    n_boot = check_int("n_boot", n_boot, 1)
+    rng = np.random.default_rng(check_seed(seed))
+    se = (float(hi) - float(lo)) / (2 * Z95)
+    return float(est) + (se if np.isfinite(se) else 0.0) * rng.standard_normal(n_boot)
+
+
+def join_words(items, empty: str = "none") -> str:
+    """``'1, 2 and 3'`` for a list; ``empty`` for none.
+
+    Examples
+    --------
+    >>> join_words([7, 9]), join_words([1, 2, 3]), join_words([])
+    ('7 and 9', '1, 2 and 3', 'none')
+    """
+    items = [str(x) for x in items]
+    if not items:
+        return empty
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def first_phrase(ranks: pd.DataFrame, noun: str = "hand", nouns: str | None = None) -> str:
+    """What a :func:`rank_intervals` table allows one to say about first place.
+
+    ``'hand 7'`` when one item alone can be first; otherwise ``'one of hands 7 and 9 (their
+    rank intervals overlap: no single one is clearly first)'``.
+    """
+    first = sorted(first_set(ranks), key=str)
+    if len(first) == 1:
+        return f"{noun} {first[0]}"
+    return (f"one of {nouns or noun + 's'} {join_words(first)} (their rank intervals "
+            "overlap: no single one is clearly first)")

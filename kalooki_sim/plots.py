@@ -49,9 +49,16 @@ def contract_style(hand: int) -> dict:
     return {"color": CONTRACT_COLORS[i], "marker": CONTRACT_MARKERS[i]}
 
 
+def contract_ticks(ax, hands, labels):
+    """Contract ticks: the hand number over its label, wrapped to fit ("3 groups\n+ 1 run")."""
+    ax.set_xticks(list(hands), [f"{h}\n" + str(labels[h]).replace(" + ", "\n+ ")
+                                for h in hands], fontsize=7)
+
+
 def _err(y, lo, hi):
     """Error-bar lengths from interval bounds (never negative, NaN-safe)."""
-    return np.nan_to_num(np.clip(np.vstack([y - lo, hi - y]), 0, None))
+    e = np.clip(np.vstack([y - lo, hi - y]), 0, None)
+    return np.where(np.isfinite(e), e, 0.0)  # an unbounded side is not drawn
 
 
 def _fig(ncols=1, nrows=1, **kw):
@@ -137,13 +144,14 @@ def difficulty(table, column: str, ylabel: str, title: str, lower_is_better=Fals
         err = _err(y, d[f"{column}_lo"].to_numpy(float), d[f"{column}_hi"].to_numpy(float))
         label = s if key == "series" else f"{s} players"
         color = PLAYER_COLORS.get(int(d["players"].iat[0]), None)
-        ls = "--" if key == "series" and "decks" in str(s) else "-"
+        big = key == "series" and "decks" in str(s)
+        mk = "s" if big else "o"
         thin = (d["hands"] < THIN).to_numpy() if "hands" in d else np.zeros(len(d), bool)
-        eb = ax.errorbar(x[~thin], y[~thin], yerr=err[:, ~thin], fmt="o", ms=4, capsize=2,
-                         label=label, color=color)
-        eb[-1][0].set_linestyle(ls)
+        eb = ax.errorbar(x[~thin], y[~thin], yerr=err[:, ~thin], fmt=mk, ms=4, capsize=2,
+                         label=label + (" (squares)" if big else ""), color=color,
+                         alpha=0.75 if big else 1.0)
         if thin.any():
-            ax.errorbar(x[thin], y[thin], yerr=err[:, thin], fmt="o", ms=5, capsize=2,
+            ax.errorbar(x[thin], y[thin], yerr=err[:, thin], fmt=mk, ms=5, capsize=2,
                         mfc="white", color=eb[0].get_color())
             thin_names += [f"hand {h} at {label}" for h in d["hand"].to_numpy()[thin]
                            if np.isfinite(d.loc[d["hand"] == h, column]).all()]
@@ -151,15 +159,20 @@ def difficulty(table, column: str, ylabel: str, title: str, lower_is_better=Fals
         ax.set_yscale("log")
     hands = sorted(table["hand"].unique())
     labels = table.drop_duplicates("hand").set_index("hand")["contract"]
-    ax.set_xticks(hands, [f"{h}\n{labels[h]}" for h in hands], fontsize=7)
+    contract_ticks(ax, hands, labels)
     note = CI_NOTE
     if thin_names:
         note += f"; hollow: fewer than {THIN:,} scored hands ({', '.join(thin_names)})"
     if lower_is_better:
         ylabel += " (lower is better)"
+    import textwrap
+
+    note = textwrap.fill(note, 150)
+    lines = note.count("\n") + 1
+    fig.set_size_inches(8.4, 4.2 + 0.12 * lines)
     fig = _finish(fig, ax, title, "hand and contract", ylabel, note=None)
-    fig.text(0.01, 0.005, note, ha="left", va="bottom", fontsize=6.5, alpha=0.8, wrap=True)
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.text(0.01, 0.005, note, ha="left", va="bottom", fontsize=6.5, alpha=0.8)
+    fig.tight_layout(rect=(0, 0.03 * lines / (1 + 0.03 * lines) + 0.01, 1, 1))
     return fig
 
 
@@ -186,8 +199,7 @@ def by_contract(table, column: str, ylabel: str, title: str, log=False, exact=No
         ax.plot(x[is_exact], y[is_exact], "D", color="black", ms=5, label="exact")
     if log:
         ax.set_yscale("log")
-    labels = d.set_index("hand")["contract"]
-    ax.set_xticks(x, [f"{h}\n{labels[h]}" for h in x], fontsize=7)
+    contract_ticks(ax, x, d.set_index("hand")["contract"])
     return _finish(fig, ax, title, "hand and contract", ylabel, note=None)
 
 
@@ -208,7 +220,7 @@ def players_series(table, column: str, ylabel: str, title: str, log=False):
                     label=f"{p} players")
     if log:
         ax.set_yscale("log")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xticks(sorted(table["hand"].unique()))
     return _finish(fig, ax, title, "hand (contract number)", ylabel)
 
 
@@ -447,3 +459,33 @@ def details(df, summary: str, csv: str | None = None):
         if csv else ""
     display(HTML(f"<details><summary>{html.escape(summary)}{link}</summary>"
                  f"{table_html(df)}</details>"))
+
+
+def exact_vs_simulated(labels, exact, est, lo, hi, title: str, log: bool = True):
+    """Exact values (black diamonds) beside simulated estimates with 95% intervals, one row
+    per question; a log scale for rare events (the default)."""
+    fig, ax = _fig(figsize=(7.5, 0.5 * len(labels) + 1.6))
+    y = np.arange(len(labels))[::-1]
+    est, lo, hi = (np.asarray(v, float) for v in (est, lo, hi))
+    ax.errorbar(est, y + 0.12, xerr=_err(est, lo, hi), fmt="o", color="#0072B2", ms=5,
+                capsize=3, label="simulated, 95% interval")
+    ax.plot(np.asarray(exact, float), y - 0.12, "D", color="black", ms=5, label="exact")
+    ax.set_yticks(y, labels, fontsize=8)
+    if log:
+        ax.set_xscale("log")
+    return _finish(fig, ax, title, "probability" + (" (log scale)" if log else ""), "",
+                   note=None)
+
+
+def outs_by_draws(draws, exact, est, lo, hi, title: str):
+    """Chance of at least one out within the next ``draws`` draws: exact line, simulated
+    points with intervals."""
+    fig, ax = _fig()
+    ax.plot(draws, exact, "-", color="black", lw=1, label="exact (hypergeometric)")
+    est = np.asarray(est, float)
+    ax.errorbar(draws, est, yerr=_err(est, np.asarray(lo, float), np.asarray(hi, float)),
+                fmt="o", ms=4, capsize=2, color="#0072B2", label="simulated, 95% interval")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(0, 1)
+    return _finish(fig, ax, title, "draws from the stock (whole draws)",
+                   "chance at least one out comes", note=None)
