@@ -400,8 +400,9 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
         Also return ``{(hand, players): rmst replicates}`` (for :func:`rank_intervals`).
     min_at_risk : int
         The curve is left blank (NaN) from the first turn with fewer seats still at risk
-        (not opened, hand not over); the median is NaN if not reached before, the restricted
-        mean and ``p_by`` NaN unless every turn to ``max_turn`` is supported.
+        (not opened, hand not over); the median is NaN if not reached before, ``p_by`` NaN
+        unless every turn to ``max_turn`` is supported, and the restricted mean NaN unless
+        the unsupported tail could move it by at most 0.1 turn.
 
     Returns
     -------
@@ -410,7 +411,8 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
         p_opened, lo, hi``.
     summary : pandas.DataFrame
         One row per (hand, players): ``seats, deals, opened, censored``, ``last_turn`` (the
-        last supported turn, see ``min_at_risk``), ``median`` (first own
+        last supported turn, see ``min_at_risk``), ``p_last`` (``p_opened`` there),
+        ``median`` (first own
         turn by which half the seats have opened; ``inf`` if after ``max_turn``), ``rmst``
         (restricted mean: expected own turns without opening up to ``max_turn``, i.e.
         ``E[min(T, max_turn)]``), ``p_by`` (``p_opened`` at ``max_turn``), each with
@@ -452,14 +454,18 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
                                     "lo": np.where(blank, np.nan, lo),
                                     "hi": np.where(blank, np.nan, hi)}))
         full = last == max_turn
-        rmst = float(S_full.sum()) if full else np.nan
+        # the tail the data do not reach can move the restricted mean by at most
+        # S(last) * (max_turn - last) turns: report it when that is below 0.1 turn
+        tail = (1.0 - F[last - 1]) * (max_turn - last) if last else np.inf
+        rmst = float(S_full.sum()) if tail <= 0.1 else np.nan
         med = float(_median_turn(F[:last], turns[1:last + 1])) if last else np.nan
         if not full and np.isinf(med):
             med = np.nan  # not reached where the data reach
         row = {"hand": hand, "players": players, "seats": len(d), "deals": g,
                "opened": int(d["opened"].sum()), "censored": int((~d["opened"]).sum()),
                "last_turn": last, "median": med, "rmst": rmst,
-               "p_by": float(F[-1]) if full else np.nan}
+               "p_by": float(F[-1]) if full else np.nan,
+               "p_last": float(F[last - 1]) if last else np.nan}
         if n_boot:
             bF = np.concatenate([np.zeros((n_boot, 1)), boot_F], axis=1)
             b_rmst = (1.0 - bF[:, :max_turn]).sum(axis=1)

@@ -409,6 +409,35 @@ def pct_ci(p, lo, hi, digits: int = 1) -> str:
     return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
 
 
+def one_in(p, lo=None, hi=None, n=None) -> str:
+    """A rare chance as "1 in N" (three significant digits), with its interval, or "none in
+    n" with the interval's upper end when nothing was seen.
+
+    Examples
+    --------
+    >>> one_in(1 / 6490), one_in(0.0001, 0.00007, 0.00012)
+    ('1 in 6,490', '1 in 10,000 (1 in 14,300 to 1 in 8,330)')
+    >>> one_in(0.0, 0.0, 1.9e-6, 2_000_000)
+    'none in 2,000,000 (at most 1 in 526,000)'
+    """
+    def n_of(x):
+        v = 1 / x
+        digits = max(0, int(np.floor(np.log10(v))) - 2) if v >= 1000 else 0
+        return f"{round(v, -digits):,.0f}"
+
+    if p is None or not np.isfinite(p):
+        return "n/a"
+    if p == 0:
+        seen = f"none in {int(n):,}" if n else "none seen"
+        return f"{seen} (at most 1 in {n_of(hi)})" if hi and hi > 0 else seen
+    if p >= 0.5:
+        return pct(p)
+    if lo is None or hi is None or lo == hi:
+        return f"1 in {n_of(p)}"
+    lo_t = "1 in more than a million" if lo <= 1e-6 else f"1 in {n_of(lo)}"
+    return f"1 in {n_of(p)} ({lo_t} to 1 in {n_of(hi)})"
+
+
 def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> str:
     """``'13.9 [13.8, 14.0]'`` (``signed``: ``'-46.2 [-53.9, -38.5]'`` with a plus sign for
     gains); ``'n/a'`` for NaN; ``inf`` as ``'> max'`` is the caller's business.
@@ -424,6 +453,8 @@ def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> 
         lambda v: f"{v:,.{digits}f}".replace("-", "−"))
     if lo is None or not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{f(m)}{unit}"
+    if unit == "%":
+        return f"{f(m)}% [{f(lo)}%, {f(hi)}%]"
     return f"{f(m)}{unit} [{f(lo)}, {f(hi)}]"
 
 

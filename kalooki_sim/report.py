@@ -209,7 +209,8 @@ def provenance(params: dict, command: str = COMMAND) -> dict:
 
 _CSS = """body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;
 line-height:1.5;color:#222}h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em}
-li{margin:0.3em 0}.prov{font-size:0.85em;color:#555}code{font-size:0.95em}
+li{margin:0.3em 0}h3{font-size:1.05em;margin:1em 0 0.2em}.prov{font-size:0.85em;color:#555}
+code{font-size:0.95em}
 table.prov td{padding:1px 8px 1px 0;vertical-align:top}"""
 
 
@@ -232,12 +233,14 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
     for name in params:
         f = out_dir / f"{name}.headlines.json"
         lines = json.loads(f.read_text(encoding="utf-8")) if f.exists() else []
-        heads += [f'<li>{_md_inline(t)} <small>(<a href="{name}.html">'
-                  f"{html.escape(TITLES.get(name, name))}</a>)</small></li>" for t in lines]
+        if lines:
+            heads.append(f'<h3><a href="{name}.html">{html.escape(TITLES.get(name, name))}'
+                         "</a></h3><ul>" + "".join(f"<li>{_md_inline(t)}</li>" for t in lines)
+                         + "</ul>")
     items = []
     for name in params:
-        p = ", ".join(f"{k}={v:,}" if isinstance(v, int) else f"{k}={v}"
-                      for k, v in params[name].items())
+        p = ", ".join(f"{k}={v:,}" if isinstance(v, int) and "seed" not in k and v >= 10_000
+                      else f"{k}={v}" for k, v in params[name].items())
         items.append(f'<li><a href="{name}.html">{html.escape(TITLES.get(name, name))}</a>'
                      f" <small>({html.escape(p)})</small></li>")
     pngs = sorted(p.name for p in out_dir.glob("*.png"))
@@ -261,7 +264,7 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
 <p>Simulated tables of scripted players; every number below was computed by the notebooks
 from this run, with its 95% confidence interval in brackets (the deal, or the sequence of
 deals, is the unit). "Most" and "least" are said only where a rank interval allows it.</p>
-<h2>Headline findings</h2><ul>{''.join(heads) or '<li>(no findings written)</li>'}</ul>
+<h2>Headline findings</h2>{''.join(heads) or '<p>(no findings written)</p>'}
 <h2>The pages</h2><ul>{''.join(items)}</ul>
 <h2>Charts</h2><p>Each chart is shown on its page beside the text about it; the files:</p>
 <ul>{links(pngs)}</ul>

@@ -254,19 +254,37 @@ plots.table(pd.DataFrame({
         for r in gl.itertuples()],
     "calls per hand": [f"{c:.2f}" for c in gl["calls_per_hand"]],
 }), f"Whole games against three greedy players ({int(gl['games'].min()):,} deal sequences)")
-wr = A.rank_intervals(dict(zip(gl["policy"], gl["win_share"], strict=True)),
-                      {r.policy: A.draws_from_interval(r.win_share, r.win_share_lo,
-                                                       r.win_share_hi, 1000, i)
-                       for i, r in enumerate(gl.itertuples())})
-best = gl.set_index("policy").loc[A.first_set(wr)[0]]
+fair = 1 / players
+exact_fair = gl[(gl["win_share_lo"] == gl["win_share_hi"]) & (gl["win_share"] == fair)]
+above = gl[gl["win_share_lo"] > fair]
+below = gl[gl["win_share_hi"] < fair].sort_values("win_share", ascending=False)
+level = gl.drop(exact_fair.index.union(above.index).union(below.index))
+
+
+def share(r):
+    return f"`{r.policy}` {plots.pct_ci(r.win_share, r.win_share_lo, r.win_share_hi)}"
+
+
+parts = []
+if len(above):
+    parts.append("more than the fair share: " + A.join_words([share(r) for r in
+                                                              above.itertuples()]))
+else:
+    parts.append(f"no call policy wins more than the fair share of {fair:.0%}")
+if len(exact_fair):
+    parts.append(A.join_words([f"`{p}`" for p in exact_fair["policy"]]) + " plays exactly "
+                 "like the greedy field (the fair share by construction)")
+if len(below):
+    parts.append("less: " + A.join_words([share(r) for r in below.itertuples()]))
+if len(level):
+    parts.append("not distinguishable from fair: " + A.join_words([share(r) for r in
+                                                                  level.itertuples()]))
 nev = gl.set_index("policy").loc["never"]
-text = (f"Over whole games against three greedy players, the best call policy is "
-        f"{A.first_phrase(wr, 'policy', 'policies')}: `{best.name}` wins "
-        f"{plots.pct_ci(best['win_share'], best['win_share_lo'], best['win_share_hi'])} of "
-        f"games (fair share {1 / players:.0%}) and ends "
-        f"{plots.num_ci(best['rel_total'], best['rel_total_lo'], best['rel_total_hi'], 0, True)}"
-        f" points against the table's mean; never calling wins "
-        f"{plots.pct_ci(nev['win_share'], nev['win_share_lo'], nev['win_share_hi'])}.")
+text = ("Over whole nine-hand games against three greedy players (win share of games, "
+        f"{int(gl['games'].min()):,} deal sequences) " + "; ".join(parts)
+        + ". A seat that never calls ends "
+        + plots.num_ci(nev["rel_total"], nev["rel_total_lo"], nev["rel_total_hi"], 0, True)
+        + " points per game above the table's mean (lower is better).")
 display(Markdown(text))
 headlines.append(text)
 
@@ -309,5 +327,5 @@ for f, t in fields.items():
             "deal sequences.")
     display(Markdown(text))
     headlines.append(text)
-(out / "call_strategy.headlines.json").write_text(
+_ = (out / "call_strategy.headlines.json").write_text(
     json.dumps(headlines, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -118,7 +118,7 @@ plots.show(plots.by_contract(pdt, "p_dealt", "chance (log scale)",
 plots.table(pd.DataFrame({
     "hand": pdt["hand"], "contract": pdt["contract"], "cards dealt": pdt["cards"],
     "chance the deal already lays the contract": [
-        plots.pct_ci(r.p_dealt, r.lo, r.hi) + (" (exact)" if r.exact else "")
+        plots.one_in(r.p_dealt, r.lo, r.hi, r.deals) + (" (exact)" if r.exact else "")
         for r in pdt.itertuples()],
     "how": [("exact count" if r.exact else f"{int(r.deals):,} simulated deals")
             for r in pdt.itertuples()]}), "The deal alone")
@@ -129,9 +129,9 @@ ranks_low = A.rank_intervals(dict(zip(pdt["hand"], pdt["p_dealt"], strict=True))
                              higher_first=False)
 top = pdt.set_index("hand").loc[A.first_set(ranks)[0]]
 text = (f"The deal alone most often lays {A.first_phrase(ranks)}: for hand "
-        f"{int(top.name)} ({top['contract']}) about one deal in {1 / top['p_dealt']:,.0f} "
-        f"({plots.pct_ci(top['p_dealt'], top['lo'], top['hi'])}). Least often: "
-        f"{A.first_phrase(ranks_low)}.")
+        f"{int(top.name)} ({top['contract']}) "
+        f"{plots.one_in(top['p_dealt'], top['lo'], top['hi'])} deals "
+        f"({plots.pct(top['p_dealt'], 3)}). Least often: {A.first_phrase(ranks_low)}.")
 display(Markdown(text))
 headlines.append(text)
 
@@ -152,8 +152,9 @@ plots.show(plots.players_series(anyseat, "p_any", "chance per deal (log scale)",
            "log scale).")
 wide = anyseat.pivot(index="hand", columns="players")
 plots.table(pd.DataFrame({"contract": [f"{h}: {LABEL[h]}" for h in wide.index], **{
-    f"{p} players": [plots.pct_ci(wide.loc[h, ("p_any", p)], wide.loc[h, ("lo", p)],
-                                  wide.loc[h, ("hi", p)]) for h in wide.index]
+    f"{p} players": [plots.one_in(wide.loc[h, ("p_any", p)], wide.loc[h, ("lo", p)],
+                                  wide.loc[h, ("hi", p)], wide.loc[h, ("deals", p)])
+                     for h in wide.index]
     for p in sorted(anyseat["players"].unique())}}),
     "Chance some seat is dealt its contract")
 
@@ -184,7 +185,13 @@ def turn_text(m, lo, hi):
     if not np.isfinite(m):
         return "not reached by turn 20" if m == np.inf else "n/a (too few seats)"
     hi_t = "> 20" if not np.isfinite(hi) else f"{hi:.0f}"
-    return f"{m:.0f}" if lo == hi else f"{m:.0f} [{lo:.0f}, {hi_t}]"
+    return f"{m:.0f} [{lo:.0f}, {hi_t}]"
+
+
+def by20_text(r):
+    if np.isfinite(r.p_by):
+        return plots.pct_ci(r.p_by, r.p_by_lo, r.p_by_hi)
+    return f"≥ {plots.pct(r.p_last)} (data end at turn {r.last_turn})"
 
 
 s4 = surv[surv["players"] == P4].set_index("hand")
@@ -194,7 +201,7 @@ plots.table(pd.DataFrame({
                                 for r in s4.itertuples()],
     "own turns without opening (of the first 20)": [
         plots.num_ci(r.rmst, r.rmst_lo, r.rmst_hi) for r in s4.itertuples()],
-    "opened by turn 20": [plots.pct_ci(r.p_by, r.p_by_lo, r.p_by_hi) for r in s4.itertuples()],
+    "opened by turn 20": [by20_text(r) for r in s4.itertuples()],
     "seats (censored)": [f"{r.seats:,} ({r.censored / r.seats:.0%})" for r in s4.itertuples()],
 }), f"How fast seats open at {P4} players (lower is faster)")
 plots.details(pd.DataFrame({
@@ -238,7 +245,7 @@ for col, label, title, lower, log, cap in [
 ]:
     plots.show(plots.difficulty(table, col, label, title, lower_is_better=lower, log=log),
                out, f"difficulty_{col}",
-               cap + " Dashed bars: the article's larger pack at 5-6 players; 95% intervals.")
+               cap + " Squares: the article's larger pack at 5-6 players; 95% intervals.")
 
 # %%
 void_ranks = A.rank_intervals(
@@ -275,10 +282,15 @@ def dbl_text(h):
                         r["p_out_on_opening_hi"])
 
 
+def with_value(ranks, h):
+    if len(A.first_set(ranks)) == 1:
+        return f"{A.first_phrase(ranks)} ({dbl_text(h)})"
+    return f"{A.first_phrase(ranks)}; hand {h}: {dbl_text(h)}"
+
+
 display(Markdown(
     f"At {P4} players a hand is won on the opening (doubling every penalty) most often in "
-    f"{A.first_phrase(most)} (hand {hm}: {dbl_text(hm)}) and least often in "
-    f"{A.first_phrase(least)} (hand {hl}: {dbl_text(hl)})."))
+    f"{with_value(most, hm)}, and least often in {with_value(least, hl)}."))
 
 # %% [markdown]
 # ### The numbers behind the charts
@@ -312,7 +324,7 @@ sr = A.rank_intervals(dict(sa4["p"]), {k: A.draws_from_interval(r.p, r.lo, r.hi,
                                        for k, r in sa4.iterrows()})
 b = sa4.loc[A.first_set(sr)[0]]
 text = (f"At {P4} players the seat most likely to go out is {A.first_phrase(sr, 'position')} "
-        f"after the dealer (position {A.first_set(sr)[0]}: "
+        f"after the dealer, the first to play (position {A.first_set(sr)[0]}: "
         + plots.pct_ci(b["p"], b["lo"], b["hi"]) + f"), against an even share of {1 / P4:.0%}.")
 display(Markdown(text))
 headlines.append(text)
@@ -338,5 +350,5 @@ display(Markdown(
     "deal as the unit (cluster-robust, or a bootstrap over deals)."
     + (f" Thin cells, drawn hollow: {thin_txt}; their void rates are measured as precisely "
        "as the rest." if len(thin) else "")))
-(out / "contract_difficulty.headlines.json").write_text(
+_ = (out / "contract_difficulty.headlines.json").write_text(
     json.dumps(headlines, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
