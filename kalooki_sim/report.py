@@ -173,8 +173,9 @@ def _git(*args) -> str:
 
 
 def provenance(params: dict, command: str = COMMAND) -> dict:
-    """What made the report: versions, git commit, date (UTC day), command and every
-    notebook's parameters (sizes and seeds). No timings: they change on every run."""
+    """What made the report: versions, git commit (the last one that changed anything outside
+    ``reports/``), whether the sources had uncommitted changes, date (UTC day), command and
+    every notebook's parameters (sizes and seeds). No timings: they change on every run."""
     import matplotlib
     import numba
     import numpy
@@ -183,7 +184,9 @@ def provenance(params: dict, command: str = COMMAND) -> dict:
 
     from . import __version__
 
-    commit = _git("rev-parse", "HEAD")
+    # the last commit that changed the sources (not the products in reports/): committing a
+    # freshly made report must not make the next run's provenance differ
+    commit = _git("log", "-1", "--format=%H", "--", ".", ":(exclude)reports")
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no", "--", ".",
                       ":(exclude)reports"))
     return {
@@ -249,8 +252,8 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
         f'<li><a href="{html.escape(f)}">{html.escape(f)}</a></li>' for f in files)
     m = manifest
     prov_rows = [("package", f"kalooki_sim {m['version']}"),
-                 ("git commit", m["git_commit"] + (" (with uncommitted changes)"
-                                                   if m["git_dirty"] else "")),
+                 ("git commit of the sources", m["git_commit"] + (
+                     " (with uncommitted changes)" if m["git_dirty"] else "")),
                  ("date (UTC)", m["date"]), ("command", m["command"]),
                  ("Python / numba / numpy / pandas / scipy / matplotlib",
                   " / ".join(m[k] for k in ("python", "numba", "numpy", "pandas", "scipy",
