@@ -217,25 +217,28 @@ def void_rate(df: pd.DataFrame):
 def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (hand, players): how hard the contract is, each figure with its 95% CI.
 
-    Per-seat figures (``p_dealt``, ``mean_open_turn``, ``loser_penalty``) use intervals that
+    Per-seat figures (``p_dealt``, ``loser_penalty``) use intervals that
     allow for the seats of one deal being correlated (:func:`cluster_wilson`,
     :func:`cluster_mean_ci`); per-deal figures use plain Wilson intervals.
 
     Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
     seat, over each hand's first deal: it needs ``play_hands(..., voids=True)`` rows, else
     NaN, since the scored attempts alone are not a random sample of deals),
-    ``mean_open_turn`` (own turns to open, among seats that opened), ``p_out_on_opening`` (a
+    ``p_out_on_opening`` (a
     hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13, from
     ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until a hand is scored),
     ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` scored.
+    How fast seats open is :func:`open_survival`'s business: a mean over the seats that
+    opened ignores the ones whose hand ended first (censoring).
     """
     _rows(df, _DIFFICULTY_COLUMNS)
     out = []
     for (hand, players), d in df.groupby(["hand", "players"], sort=True):
         s = scored(d)
         per_hand = s.groupby("game")
-        row = {"hand": hand, "players": players, "contract": f"{d['groups'].iat[0]}g+"
-               f"{d['runs'].iat[0]}r", "hands": int(per_hand.ngroups)}
+        row = {"hand": hand, "players": players,
+               "contract": contract_label(int(d["groups"].iat[0]), int(d["runs"].iat[0])),
+               "hands": int(per_hand.ngroups)}
         # every first deal is an unbiased deal; later attempts exist only in voids=True rows
         first = d[d["attempt"] == 0]
         if first["game"].nunique() == d["game"].nunique():
@@ -251,7 +254,6 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
         m, lo, hi, _ = mean_ci(d.groupby("game")["attempts"].first())
         row.update(mean_attempts=m, mean_attempts_lo=lo, mean_attempts_hi=hi)
         for name, rows in [
-            ("mean_open_turn", s.loc[s["opened"], ["open_turn", "game"]]),
             ("loser_penalty", s.loc[~s["went_out"], ["penalty", "game"]]),
         ]:
             m, lo, hi, _ = cluster_mean_ci(rows.iloc[:, 0].astype(float), rows["game"])
@@ -260,22 +262,239 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def open_curve(df: pd.DataFrame, max_turn: int = 20) -> pd.DataFrame:
-    """Chance a seat has opened by its own turn ``t`` (t = 1..max_turn), per hand and players.
+# -- opening speed: a survival estimate ------------------------------------------------------
 
-    Over scored seat-hands; a hand that ended before turn ``t`` counts as not opened by then
-    (the curve answers "by turn t, had I opened?", not a survival estimate). ``max_turn`` is
-    an integer >= 1.
+
+def open_times(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per seat and deal: the own turn it opened on, or the turn it was censored at.
+
+    A seat that opened has ``time = open_turn`` and ``opened = True``. A seat whose hand ended
+    before it opened (someone went out, or the deal was void, R13) is *censored* at its last own
+    turn (``time = turns``, ``opened = False``): it had not opened by then, and nobody knows
+    when it would have. Void attempts are deals like any other, so they are kept; rows of the
+    scored attempts alone (``play_hands`` without ``voids=True``) are a biased sample of deals
+    whenever a hand was replayed, and are refused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``hand, players, deal, time, opened``; ``deal`` numbers the (game, attempt)
+        pairs of each (hand, players) cell from 0, the unit for the bootstrap.
+
+    Raises
+    ------
+    ValueError
+        If a hand took more deals (``attempts``) than it has rows for.
     """
-    _rows(df, ["hand", "players", "void", "opened", "open_turn"])
+    d = _rows(df, ["hand", "players", "opened", "open_turn", "void"])
+    if "attempts" in d and "attempt" in d and "game" in d:
+        seen = d.groupby(["hand", "players", "game"])["attempt"].nunique()
+        took = d.groupby(["hand", "players", "game"])["attempts"].first()
+        if (seen < took).any():
+            raise ValueError("df holds only the scored deals of hands that were dealt again "
+                             "(R13); give the rows of play_hands(..., voids=True), every deal "
+                             "is data")
+    opened = d["opened"].to_numpy(bool)
+    if (~opened).any():
+        _rows(d, ["turns"])
+        cens = d["turns"].to_numpy(float)
+    else:
+        cens = np.zeros(len(d))
+    ot = d["open_turn"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    time = np.where(opened, ot, cens)
+    keys = [c for c in ("game", "attempt") if c in d]
+    deal = (d.groupby(["hand", "players"] + keys, sort=False).ngroup().to_numpy()
+            if keys else np.arange(len(d)))
+    out = pd.DataFrame({"hand": d["hand"].to_numpy(), "players": d["players"].to_numpy(),
+                        "deal": deal, "time": time, "opened": opened})
+    # renumber the deals from 0 within each cell
+    out["deal"] = out.groupby(["hand", "players"])["deal"].rank(method="dense").astype(int) - 1
+    return out
+
+
+def km_fit(time, opened):
+    """Kaplan-Meier chance of having opened by each turn, by :func:`scipy.stats.ecdf`.
+
+    Parameters
+    ----------
+    time : array of numbers
+        Own turn of opening, or the last own turn of a seat censored before opening.
+    opened : array of bool
+        True where ``time`` is an opening, False where it is a censoring time.
+
+    Returns
+    -------
+    scipy.stats._survival.ECDFResult
+        ``.cdf.evaluate(t)`` is the chance of having opened by turn ``t``.
+
+    Examples
+    --------
+    >>> r = km_fit([1, 2, 2, 3], [True, True, False, True])
+    >>> [round(float(x), 4) for x in r.cdf.evaluate([1, 2, 3])]
+    [0.25, 0.5, 1.0]
+    """
+    time = np.asarray(time, float)
+    opened = np.asarray(opened, bool)
+    data = stats.CensoredData(uncensored=time[opened], right=time[~opened])
+    return stats.ecdf(data)
+
+
+def _km_counts(time, opened, deal, max_turn):
+    """Per-deal counts of openings ``E`` and censorings ``C`` at turns ``0..max_turn + 1``.
+
+    Times beyond ``max_turn`` are censorings at ``max_turn + 1`` (they are at risk through the
+    whole window, which is all the estimate to ``max_turn`` uses).
+    """
+    t = np.minimum(np.asarray(time, float), max_turn + 1).astype(int)
+    ev = np.asarray(opened, bool) & (np.asarray(time) <= max_turn)
+    g = int(deal.max()) + 1 if len(deal) else 0
+    width = max_turn + 2
+    E = np.bincount(deal[ev] * width + t[ev], minlength=g * width).reshape(g, width)
+    C = np.bincount(deal[~ev] * width + t[~ev], minlength=g * width).reshape(g, width)
+    return E.astype(np.float64), C.astype(np.float64)
+
+
+def _km_from_counts(d, c):
+    """Product-limit survival ``S(t)``, ``t = 0..`` from event and censoring counts (rows).
+
+    The same estimator as :func:`km_fit` on the expanded data (tested), in the form the
+    bootstrap replicates need: ``S(t) = prod_{s <= t} (1 - d_s / n_s)``, ``n_s`` the seats with
+    time ``>= s``.
+    """
+    n = np.cumsum((d + c)[..., ::-1], axis=-1)[..., ::-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        h = np.where(n > 0, d / n, 0.0)
+    return np.cumprod(1.0 - h, axis=-1)
+
+
+def _median_turn(F, turns):
+    """First turn with ``F >= 1/2`` along the last axis; ``inf`` if none (beyond the window)."""
+    hit = F >= 0.5 - 1e-12
+    first = np.argmax(hit, axis=-1)
+    return np.where(hit.any(axis=-1), turns[first], np.inf)
+
+
+def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed: int = 0,
+                  return_boot: bool = False, min_at_risk: int = 20):
+    """How fast seats open, censoring-aware: Kaplan-Meier curves, medians and restricted means.
+
+    The chance ``p_opened`` that a seat has opened by its own turn ``t`` is the Kaplan-Meier
+    estimate (:func:`km_fit`, :func:`scipy.stats.ecdf`) over the seats of every deal, void
+    deals included; a seat whose hand ended first is censored at its last own turn
+    (:func:`open_times`). It answers "had the hand gone on, how likely would I have opened by
+    turn t?". Intervals are 95% percentile intervals of a bootstrap over deals (the seats of a
+    deal share the cards and each other's play, so the deal is the unit), ``n_boot``
+    replicates from ``seed``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Rows of ``play_hands(..., voids=True)`` (or ``play_games``), any hands and players.
+    max_turn : int
+        Last own turn of the curve and the horizon of the restricted mean (>= 1).
+    n_boot : int
+        Bootstrap replicates (>= 0; 0 gives NaN bounds).
+    seed : int
+        Seed of the bootstrap.
+    return_boot : bool
+        Also return ``{(hand, players): rmst replicates}`` (for :func:`rank_intervals`).
+    min_at_risk : int
+        The curve is left blank (NaN) from the first turn with fewer seats still at risk
+        (not opened, hand not over); the median is NaN if not reached before, ``p_by`` NaN
+        unless every turn to ``max_turn`` is supported, and the restricted mean NaN unless
+        the unsupported tail could move it by at most 0.1 turn.
+
+    Returns
+    -------
+    curve : pandas.DataFrame
+        One row per (hand, players, turn), ``turn = 1..max_turn``: ``hand, players, turn,
+        p_opened, lo, hi``.
+    summary : pandas.DataFrame
+        One row per (hand, players): ``seats, deals, opened, censored``, ``last_turn`` (the
+        last supported turn, see ``min_at_risk``), ``p_last`` (``p_opened`` there),
+        ``median`` (first own
+        turn by which half the seats have opened; ``inf`` if after ``max_turn``), ``rmst``
+        (restricted mean: expected own turns without opening up to ``max_turn``, i.e.
+        ``E[min(T, max_turn)]``), ``p_by`` (``p_opened`` at ``max_turn``), each with
+        ``_lo``/``_hi``.
+    """
     max_turn = check_int("max_turn", max_turn, 1)
-    rows = []
-    for (hand, players), d in scored(df).groupby(["hand", "players"], sort=True):
-        ot = d["open_turn"].astype("Float64").to_numpy(dtype=float, na_value=np.inf)
-        for t in range(1, max_turn + 1):
-            r = _prop_row(int((ot <= t).sum()), len(d))
-            rows.append({"hand": hand, "players": players, "turn": t, **r})
-    return pd.DataFrame(rows)
+    n_boot = check_int("n_boot", n_boot, 0)
+    seed = check_seed(seed)
+    min_at_risk = check_int("min_at_risk", min_at_risk, 1)
+    ot = open_times(df)
+    rng = np.random.default_rng([seed, max_turn])
+    curves, rows = [], []
+    turns = np.arange(0, max_turn + 2)
+    for (hand, players), d in ot.groupby(["hand", "players"], sort=True):
+        fit = km_fit(d["time"], d["opened"])
+        F = np.asarray(fit.cdf.evaluate(turns[1:max_turn + 1]), float)
+        S_full = 1.0 - np.asarray(fit.cdf.evaluate(turns[:max_turn]), float)
+        E, C = _km_counts(d["time"].to_numpy(), d["opened"].to_numpy(),
+                          d["deal"].to_numpy(), max_turn)
+        g = E.shape[0]
+        # seats still at risk at each turn: past the last turn with enough of them the curve
+        # is an extrapolation (KM stays flat), so it is left blank there
+        at_risk = np.cumsum((E + C).sum(axis=0)[::-1])[::-1][1:max_turn + 1]
+        ok = at_risk >= min_at_risk
+        last = int(np.argmin(ok)) if not ok.all() else max_turn  # turns 1..last are supported
+        boot_F = np.full((n_boot, max_turn), np.nan)
+        for start in range(0, n_boot, 50):
+            b = min(50, n_boot - start)
+            w = np.stack([np.bincount(rng.integers(0, g, g), minlength=g) for _ in range(b)])
+            S = _km_from_counts(w @ E, w @ C)
+            boot_F[start:start + b] = 1.0 - S[:, 1:max_turn + 1]
+        q = (2.5, 97.5)
+        lo, hi = (np.nanpercentile(boot_F, q, axis=0) if n_boot else
+                  (np.full(max_turn, np.nan),) * 2)
+        blank = np.arange(1, max_turn + 1) > last
+        curves.append(pd.DataFrame({"hand": hand, "players": players,
+                                    "turn": turns[1:max_turn + 1],
+                                    "p_opened": np.where(blank, np.nan, F),
+                                    "lo": np.where(blank, np.nan, lo),
+                                    "hi": np.where(blank, np.nan, hi)}))
+        full = last == max_turn
+        # the tail the data do not reach can move the restricted mean by at most
+        # S(last) * (max_turn - last) turns: report it when that is below 0.1 turn
+        tail = (1.0 - F[last - 1]) * (max_turn - last) if last else np.inf
+        rmst = float(S_full.sum()) if tail <= 0.1 else np.nan
+        med = float(_median_turn(F[:last], turns[1:last + 1])) if last else np.nan
+        if not full and np.isinf(med):
+            med = np.nan  # not reached where the data reach
+        row = {"hand": hand, "players": players, "seats": len(d), "deals": g,
+               "opened": int(d["opened"].sum()), "censored": int((~d["opened"]).sum()),
+               "last_turn": last, "median": med, "rmst": rmst,
+               "p_by": float(F[-1]) if full else np.nan,
+               "p_last": float(F[last - 1]) if last else np.nan}
+        if n_boot:
+            bF = np.concatenate([np.zeros((n_boot, 1)), boot_F], axis=1)
+            b_rmst = (1.0 - bF[:, :max_turn]).sum(axis=1)
+            b_med = _median_turn(boot_F, turns[1:max_turn + 1])
+            for name, b in (("median", b_med), ("rmst", b_rmst), ("p_by", boot_F[:, -1])):
+                if np.isnan(row[name]):
+                    row[f"{name}_lo"] = row[f"{name}_hi"] = np.nan
+                    continue
+                row[f"{name}_lo"], row[f"{name}_hi"] = (float(v) for v in
+                                                        np.percentile(b, q, method="lower"))
+            row["_boot_rmst"] = b_rmst
+        else:
+            for name in ("median", "rmst", "p_by"):
+                row[f"{name}_lo"] = row[f"{name}_hi"] = np.nan
+        rows.append(row)
+    curve = pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(
+        columns=["hand", "players", "turn", "p_opened", "lo", "hi"])
+    boots = {(r["hand"], r["players"]): r.pop("_boot_rmst") for r in rows if "_boot_rmst" in r}
+    summary = pd.DataFrame(rows)
+    if return_boot:
+        return curve, summary, boots
+    return curve, summary
+
+
+def open_curve(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200,
+               seed: int = 0) -> pd.DataFrame:
+    """Censoring-aware chance of having opened by own turn ``t``: ``hand, players, turn,
+    p_opened, lo, hi`` (the curve of :func:`open_survival`; ``max_turn`` an integer >= 1)."""
+    return open_survival(df, max_turn, n_boot, seed)[0]
 
 
 def seat_advantage(df: pd.DataFrame) -> pd.DataFrame:
@@ -304,11 +523,20 @@ CALL_POLICIES = {
 
 def focal_outcomes(n, hand, focal, others="greedy", players=4, seed=0, rules=None,
                    threads=None) -> pd.DataFrame:
-    """Seat 0 plays ``focal``, the others ``others``; one row per game: its final scored hand.
+    """Seat 0 plays ``focal``, the others ``others``; one row per game (deal sequence).
 
-    The deal and every other random choice come from the seed's streams, so two calls with the
-    same ``seed`` play the *same deals* (common random numbers); each seat's policy randomness
-    has its own stream.
+    Game ``i`` deals the same cards in every call with the same ``seed``: its first deal,
+    and, if that one is void and dealt again (R13), the same second deal, and so on (the
+    streams are keyed by seed, game, hand and attempt; each seat's policy has its own
+    stream). So two policies are compared on the same *deal sequence*. The outcome of a game
+    is the hand as the player lives it: the deal that was finally scored, after any void ones.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``game``: ``win`` (seat 0 went out), ``penalty`` (its penalty, 0 when it
+        went out), ``calls``, ``cards_left``, ``attempts`` (deals the hand took; ``attempts -
+        1`` were void).
     """
     rules = as_rules(rules) if rules is not None else Rules(players=players)
     pols = [focal] + [others] * (rules.players - 1)
@@ -321,23 +549,182 @@ def focal_outcomes(n, hand, focal, others="greedy", players=4, seed=0, rules=Non
         "penalty": me["penalty"].astype(float),
         "calls": me["calls"].astype(float),
         "cards_left": me["cards_left"].astype(float),
+        "attempts": me["attempts"].astype(float),
     })
 
 
-def call_value(n, hand, policies=None, baseline="never", others="greedy", players=4, seed=0,
-               threads=None) -> pd.DataFrame:
-    """Paired comparison of call policies on the same deals, against ``baseline``.
+def _paired_row(prefix, d):
+    """``{prefix: mean, prefix_lo, prefix_hi, prefix_p}``: paired t interval and p-value."""
+    m, lo, hi, n = mean_ci(d)
+    if n >= 2 and np.ptp(d) == 0:
+        p = 1.0 if m == 0 else 0.0
+        lo = hi = m
+    elif n >= 2:
+        p = float(stats.ttest_1samp(d, 0.0).pvalue)
+    else:
+        p = np.nan
+    return {prefix: float(m), f"{prefix}_lo": float(lo), f"{prefix}_hi": float(hi),
+            f"{prefix}_p": p}
 
-    For each policy (a dict name -> Policy; :data:`CALL_POLICIES` by default) seat 0 plays it on
-    the same ``n`` deals. Columns: per policy the win rate and mean penalty with CIs, the mean
-    penalty when caught (not out), the paired differences to the baseline (``d_win``,
-    ``d_penalty`` with CIs), the change in the penalty when caught (``d_caught_penalty``, a Welch
-    interval: the caught hands differ between policies) and ``vr_penalty``, the variance of the
-    unpaired
-    difference over that of the paired one (how much the common random numbers bought).
+
+def quantile_ci(x, q, conf: float = 0.95):
+    """Sample quantile ``q`` of ``x`` with a distribution-free interval from order statistics.
+
+    The interval ``[x_(l), x_(u)]`` uses the binomial count of observations below the true
+    quantile (as in Conover's *Practical Nonparametric Statistics*), so it needs no
+    resampling. Returns ``(quantile, lo, hi)``.
+
+    Examples
+    --------
+    >>> x = np.arange(1, 1001)
+    >>> quantile_ci(x, 0.5)
+    (500.0, 469.0, 532.0)
+    """
+    conf = _check_conf(conf)
+    q = check_real("q", q, 0, 1)
+    x = np.sort(np.asarray(x, float))
+    n = x.size
+    if n == 0:
+        return np.nan, np.nan, np.nan
+    est = float(np.quantile(x, q, method="inverted_cdf"))
+    a = (1 - conf) / 2
+    lo_k = int(stats.binom.ppf(a, n, q))  # order statistics, 1-based: x_(lo_k) .. x_(hi_k)
+    hi_k = int(stats.binom.ppf(1 - a, n, q)) + 1
+    lo = x[lo_k - 1] if lo_k >= 1 else -np.inf
+    hi = x[hi_k - 1] if hi_k <= n else np.inf
+    return est, float(lo), float(hi)
+
+
+def _boot_pct(x, q=(2.5, 97.5)):
+    lo, hi = np.nanpercentile(x, q)
+    return float(lo), float(hi)
+
+
+#: penalty thresholds of the exposure table (points)
+EXPOSURE_LEVELS = (100, 200)
+#: quantiles of the exposure table
+EXPOSURE_QUANTILES = (0.5, 0.9, 0.99)
+
+
+def compare_calls(res: dict, baseline: str, hand=None, n_boot: int = 400,
+                  seed: int = 0) -> pd.DataFrame:
+    """Summarise :func:`focal_outcomes` tables of several policies on the same deal sequences.
+
+    Parameters
+    ----------
+    res : dict
+        Policy name -> the :func:`focal_outcomes` table (games as index).
+    baseline : str
+        The policy every difference is taken against (a key of ``res``).
+    hand : int, optional
+        Written to the ``hand`` column.
+    n_boot, seed : int
+        Bootstrap over deal sequences (the same resampled games for every policy: paired).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per policy; every estimate has ``_lo``/``_hi`` (95%), and the paired
+        differences to the baseline (``d_*``) a ``_p`` p-value (paired t) for Holm:
+
+        * ``games`` (deal sequences, on which every policy played), ``calls``;
+        * voids: ``attempts`` (deals per scored hand), ``p_void`` (void share of deals,
+          :func:`void_rate`), ``d_attempts`` (paired), ``same_deal`` (share of games scored
+          on the same deal as the baseline's);
+        * ``win``, ``d_win``; ``penalty`` (mean), ``d_penalty`` (paired, points per hand),
+          ``pct_penalty`` (``d_penalty`` as a percent of the baseline's mean penalty,
+          bootstrap interval);
+        * exposure: ``pen_sd`` (standard deviation of the penalty), ``d_pen_sd`` (paired
+          bootstrap), ``pen_q50``, ``pen_q90``, ``pen_q99`` (order-statistic intervals),
+          ``p_pen100``, ``p_pen200`` (chance of a penalty of at least 100 / 200 points) and
+          their paired differences ``d_p_pen100``, ``d_p_pen200``;
+        * ``vr_penalty``: the variance of the unpaired difference over that of the paired
+          one (how much sharing the deals bought), with a bootstrap interval.
+    """
+    check_choice("baseline", baseline, list(res))
+    n_boot = check_int("n_boot", n_boot, 0)
+    seed = check_seed(seed)
+    common = None
+    for r in res.values():
+        common = r.index if common is None else common.intersection(r.index)
+    common = common.sort_values()
+    res = {k: v.loc[common] for k, v in res.items()}
+    base = res[baseline]
+    g = len(common)
+    rng = np.random.default_rng([seed, hand or 0, g])
+    idx = rng.integers(0, g, (n_boot, g)) if n_boot and g else np.zeros((0, g), int)
+    bp = base["penalty"].to_numpy()
+    rows = []
+    for name, r in res.items():
+        row = {"hand": hand, "policy": name, "games": g}
+        for col in ("calls", "attempts", "penalty"):
+            m, lo, hi, _ = mean_ci(r[col])
+            row.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi)})
+        a = r["attempts"].to_numpy()
+        p_void = (a - 1).sum() / a.sum() if g else np.nan
+        if g >= 2:
+            se = np.sqrt(g / (g - 1) * np.sum(((a - 1) - p_void * a) ** 2)) / a.sum()
+        else:
+            se = np.nan
+        row.update(p_void=float(p_void), p_void_lo=float(max(0.0, p_void - Z95 * se)),
+                   p_void_hi=float(min(1.0, p_void + Z95 * se)))
+        row.update(_paired_row("d_attempts", a - base["attempts"].to_numpy()))
+        row["same_deal"] = float((a == base["attempts"].to_numpy()).mean()) if g else np.nan
+        w = _prop_row(int(r["win"].sum()), g)
+        row.update(win=w["p"], win_lo=w["lo"], win_hi=w["hi"])
+        row.update(_paired_row("d_win", r["win"].to_numpy() - base["win"].to_numpy()))
+        x = r["penalty"].to_numpy()
+        row.update(_paired_row("d_penalty", x - bp))
+        for q in EXPOSURE_QUANTILES:
+            v, lo, hi = quantile_ci(x, q)
+            k = f"pen_q{int(round(q * 100))}"
+            row.update({k: v, f"{k}_lo": lo, f"{k}_hi": hi})
+        for level in EXPOSURE_LEVELS:
+            k = f"p_pen{level}"
+            w = _prop_row(int((x >= level).sum()), g)
+            row.update({k: w["p"], f"{k}_lo": w["lo"], f"{k}_hi": w["hi"]})
+            row.update(_paired_row(f"d_{k}", (x >= level).astype(float)
+                                   - (bp >= level).astype(float)))
+        row["pen_sd"] = float(x.std(ddof=1)) if g >= 2 else np.nan
+        row["d_pen_sd"] = row["pen_sd"] - float(bp.std(ddof=1)) if g >= 2 else np.nan
+        vp = np.var(x - bp, ddof=1) if g >= 2 else np.nan
+        vu = np.var(x, ddof=1) + np.var(bp, ddof=1) if g >= 2 else np.nan
+        row["vr_penalty"] = float(vu / vp) if vp > 0 else np.nan
+        bmean = bp.mean() if g else np.nan
+        row["pct_penalty"] = float(100 * (x.mean() - bmean) / bmean) if bmean else np.nan
+        if len(idx):
+            xb, bb = x[idx], bp[idx]
+            sd_x, sd_b = xb.std(axis=1, ddof=1), bb.std(axis=1, ddof=1)
+            dd = xb - bb
+            v_p = dd.var(axis=1, ddof=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                vr = np.where(v_p > 0, (sd_x**2 + sd_b**2) / v_p, np.nan)
+                pct = 100 * dd.mean(axis=1) / bb.mean(axis=1)
+            row["pen_sd_lo"], row["pen_sd_hi"] = _boot_pct(sd_x)
+            row["d_pen_sd_lo"], row["d_pen_sd_hi"] = _boot_pct(sd_x - sd_b)
+            if np.isfinite(vr).any():
+                row["vr_penalty_lo"], row["vr_penalty_hi"] = _boot_pct(vr)
+            else:
+                row["vr_penalty_lo"] = row["vr_penalty_hi"] = np.nan
+            row["pct_penalty_lo"], row["pct_penalty_hi"] = _boot_pct(pct)
+        else:
+            for k in ("pen_sd", "d_pen_sd", "vr_penalty", "pct_penalty"):
+                row[f"{k}_lo"] = row[f"{k}_hi"] = np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def call_value(n, hand, policies=None, baseline="never", others="greedy", players=4, seed=0,
+               threads=None, n_boot: int = 400, return_outcomes: bool = False):
+    """Call policies compared on the same deal sequences, against ``baseline``.
+
+    For each policy (a dict name -> Policy; :data:`CALL_POLICIES` by default) seat 0 plays it
+    on the same ``n`` deal sequences (:func:`focal_outcomes`), the other seats ``others``;
+    :func:`compare_calls` gives the table (win, penalty and its exposure, voids and deals per
+    scored hand, paired differences with p-values, the variance ratio).
 
     ``baseline`` must be one of the names in ``policies``; it is checked before any game is
-    played.
+    played. With ``return_outcomes=True`` also returns the per-game tables, name -> frame.
     """
     if policies is None:
         policies = CALL_POLICIES
@@ -348,33 +735,163 @@ def call_value(n, hand, policies=None, baseline="never", others="greedy", player
     check_choice("baseline", baseline, list(policies))
     res = {name: focal_outcomes(n, hand, pol, others, players, seed, threads=threads)
            for name, pol in policies.items()}
-    base = res[baseline]
+    table = compare_calls(res, baseline, hand=hand, n_boot=n_boot, seed=seed)
+    return (table, res) if return_outcomes else table
+
+
+def call_games(policies=None, games: int = 1000, field="greedy", players: int = 4,
+               seed: int = 0, threads=None) -> pd.DataFrame:
+    """Whole nine-hand games: each call policy against a field, seat-rotated, shared deals.
+
+    For every policy a duplicate tournament (:func:`kalooki_sim.tournament` with
+    ``paired=True``) puts it at a table with ``players - 1`` seats of ``field``; every
+    policy's tournament uses the same ``seed``, so all play the same deal sequences.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per policy: ``policy, games, win_share, rel_total`` (game total minus the
+        table's mean; lower is better), ``calls_per_hand``, ``void_per_hand`` and
+        ``d_win_share`` (its win share minus a field seat's, paired over deal sequences), each
+        with ``_lo``/``_hi`` (95%, deal sequence as the unit); ``fair`` is ``1 / players``.
+    """
+    from .tournament import tournament
+
+    if policies is None:
+        policies = CALL_POLICIES
+    if not isinstance(policies, dict) or not policies:
+        raise TypeError(not_allowed("policies", policies,
+                                    "a non-empty dict of name -> Policy or preset name, or None"))
     rows = []
-    for name, r in res.items():
-        common = r.index.intersection(base.index)
-        a, b = r.loc[common], base.loc[common]
-        row = {"hand": hand, "policy": name, "games": len(r)}
-        w = _prop_row(int(r["win"].sum()), len(r))
-        row.update(win=w["p"], win_lo=w["lo"], win_hi=w["hi"])
-        for col in ("penalty", "calls"):
-            m = _mean_row(r[col])
-            row.update({col: m["mean"], f"{col}_lo": m["lo"], f"{col}_hi": m["hi"]})
-        caught = _mean_row(r.loc[r["win"] == 0, "penalty"])
-        row.update(caught_penalty=caught["mean"], caught_penalty_lo=caught["lo"],
-                   caught_penalty_hi=caught["hi"])
-        # caught in one run is not caught in the other, so this difference is unpaired (Welch)
-        d, lo, hi = welch_diff(r.loc[r["win"] == 0, "penalty"],
-                               base.loc[base["win"] == 0, "penalty"])
-        row.update(d_caught_penalty=d, d_caught_penalty_lo=lo, d_caught_penalty_hi=hi)
-        for col in ("win", "penalty"):
-            d = a[col] - b[col]
-            m = _mean_row(d)
-            row.update({f"d_{col}": m["mean"], f"d_{col}_lo": m["lo"], f"d_{col}_hi": m["hi"]})
-        vp = (a["penalty"] - b["penalty"]).var(ddof=1)
-        vu = a["penalty"].var(ddof=1) + b["penalty"].var(ddof=1)
-        row["vr_penalty"] = float(vu / vp) if vp > 0 else np.nan
+    fname = preset(field).name
+    for name, pol in policies.items():
+        p = preset(pol)
+        if p.name == fname:
+            raise ValueError(f"policy {name!r} is the field {field!r}; compare it with another "
+                             "field")
+        t, pairs = tournament([p] + [field] * (players - 1), games=games, players=players,
+                              seed=seed, threads=threads, paired=True)
+        me = t.set_index("policy").loc[p.name]
+        row = {"policy": name, "games": int(me["games"]), "fair": 1 / players}
+        for m in ("win_share", "rel_total", "calls_per_hand", "void_per_hand"):
+            row.update({m: me[m], f"{m}_lo": me[f"{m}_lo"], f"{m}_hi": me[f"{m}_hi"]})
+        pr = pairs.iloc[0]
+        sign = 1 if pr["policy_a"] == p.name else -1
+        lo, hi = sign * pr["d_win_share_lo"], sign * pr["d_win_share_hi"]
+        row.update(d_win_share=sign * pr["d_win_share"], d_win_share_lo=min(lo, hi),
+                   d_win_share_hi=max(lo, hi))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# -- multiplicity and ranks ------------------------------------------------------------------
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjustment of a family of p-values (controls the familywise error).
+
+    The ``i``-th smallest of ``m`` p-values is multiplied by ``m - i + 1``, made
+    non-decreasing in that order and capped at 1; reject where the adjusted value is below the
+    level. NaN p-values are left out of the family and stay NaN.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    p = np.asarray(pvalues, float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
+    out[order] = adj
+    return out
+
+
+def sign_claims(names, estimate, pvalues, alpha: float = 0.05) -> dict:
+    """Which of a family of differences are below / above zero, Holm-adjusted.
+
+    Returns ``{"lower": [...], "higher": [...], "unclear": [...]}``: a name is ``lower`` when
+    its Holm-adjusted p-value is below ``alpha`` and its estimate is negative.
+    """
+    alpha = check_real("alpha", alpha, 0, 1, open_lo=True, open_hi=True)
+    adj = holm(pvalues)
+    est = np.asarray(estimate, float)
+    out = {"lower": [], "higher": [], "unclear": []}
+    for name, e, p in zip(names, est, adj, strict=True):
+        key = "unclear" if not (p < alpha) else ("lower" if e < 0 else "higher")
+        out[key].append(name)
+    return out
+
+
+def bootstrap_means(samples: dict, n_boot: int = 1000, seed: int = 0) -> dict:
+    """Bootstrap replicates of the mean of each sample (one value per deal), independently.
+
+    ``samples`` maps a name to a 1-D array of per-deal values (0/1 for a proportion), or to a
+    number (an exact value, repeated). Returns name -> ``n_boot`` replicate means.
+    """
+    n_boot = check_int("n_boot", n_boot, 1)
+    rng = np.random.default_rng(check_seed(seed))
+    out = {}
+    for name, x in samples.items():
+        x = np.asarray(x, float)
+        if x.ndim == 0:
+            out[name] = np.full(n_boot, float(x))
+            continue
+        if x.size and set(np.unique(x)) <= {0.0, 1.0}:
+            out[name] = rng.binomial(x.size, x.mean(), n_boot) / x.size
+        else:
+            out[name] = np.array([x[rng.integers(0, x.size, x.size)].mean()
+                                  for _ in range(n_boot)])
+    return out
+
+
+def rank_intervals(estimates: dict, draws: dict, higher_first: bool = True,
+                   conf: float = 0.95) -> pd.DataFrame:
+    """Simultaneous confidence intervals for ranks, from bootstrap replicates.
+
+    Each replicate ranks the items (1 = largest if ``higher_first``, else smallest); an item's
+    rank interval holds the central ``1 - (1 - conf) / K`` of its replicate ranks (Bonferroni
+    over the ``K`` items, so all intervals hold together). Say an item is "the most" only when
+    it is the only one whose interval contains rank 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``item, estimate, rank, rank_lo, rank_hi``, sorted by ``rank``.
+
+    Examples
+    --------
+    >>> hits = {"a": np.r_[np.ones(300), np.zeros(700)], "b": np.r_[np.ones(200), np.zeros(800)],
+    ...         "c": np.r_[np.ones(195), np.zeros(805)]}   # 30%, 20%, 19.5% of 1,000 deals
+    >>> draws = bootstrap_means(hits, n_boot=1000, seed=1)
+    >>> r = rank_intervals({k: v.mean() for k, v in hits.items()}, draws)
+    >>> r[["item", "rank_lo", "rank_hi"]].values.tolist()
+    [['a', 1, 1], ['b', 2, 3], ['c', 2, 3]]
+    """
+    conf = _check_conf(conf)
+    names = list(estimates)
+    if not names:
+        return pd.DataFrame(columns=["item", "estimate", "rank", "rank_lo", "rank_hi"])
+    est = np.array([estimates[k] for k in names], float)
+    B = np.column_stack([np.asarray(draws[k], float) for k in names])
+    sgn = -1.0 if higher_first else 1.0
+    ranks = stats.rankdata(sgn * B, axis=1, method="min")
+    a = (1 - conf) / len(names) / 2
+    lo = np.quantile(ranks, a, axis=0, method="lower").astype(int)
+    hi = np.quantile(ranks, 1 - a, axis=0, method="higher").astype(int)
+    point = stats.rankdata(sgn * est, method="min").astype(int)
+    out = pd.DataFrame({"item": names, "estimate": est, "rank": point, "rank_lo": lo,
+                        "rank_hi": hi})
+    return out.sort_values(["rank", "item"], kind="stable").reset_index(drop=True)
+
+
+def first_set(ranks: pd.DataFrame) -> list:
+    """The items a :func:`rank_intervals` table cannot rule out of first place."""
+    return ranks.loc[ranks["rank_lo"] == 1, "item"].tolist()
 
 
 # -- exact probabilities (teaching) ----------------------------------------------------------
@@ -490,3 +1007,170 @@ def convergence(hits, exact=None, points: int = 60) -> pd.DataFrame:
         out["exact"] = float(exact)
         out["covers"] = (out["lo"] <= float(exact)) & (float(exact) <= out["hi"])
     return out
+
+
+def confidence_sequence(hits, alpha: float = 0.05, rho: float | None = None,
+                        points: int = 60) -> pd.DataFrame:
+    """Running estimate of a proportion with a pointwise Wilson band and a confidence sequence.
+
+    The pointwise 95% interval promises: *at each fixed* number of trials, fixed in advance,
+    it covers the true value with probability 95%. Watched as it grows, the same running
+    interval misses *somewhere* far more often, and once it misses it tends to stay out for a
+    while (successive estimates share most of their data). A confidence sequence covers the
+    true value at *every* number of trials at once with probability ``1 - alpha``, so it may
+    be watched and stopped at will; it is wider. Here the normal-mixture boundary of Robbins
+    (1970), as in Howard, Ramdas, McAuliffe and Sekhon (2021, Annals of Statistics 49(2),
+    eq. 14), for 0/1 trials (sub-Gaussian with variance 1/4):
+    ``|mean - p| <= sqrt((t/4 + rho) * log((t/4 + rho) / (rho * alpha**2))) / t``.
+
+    Parameters
+    ----------
+    hits : 1-D array of bool
+        The trials in order.
+    alpha : float
+        1 minus the confidence level, 0 < alpha < 1.
+    rho : float, optional
+        The mixture's tuning; by default tight near ``t = N / 10`` (``rho = N / 40``).
+    points : int
+        Log-spaced checkpoints (as :func:`convergence`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`convergence`'s ``n, p, lo, hi`` (Wilson, pointwise) plus ``cs_lo, cs_hi``.
+
+    Examples
+    --------
+    >>> cs = confidence_sequence(np.ones(400, bool), points=3)
+    >>> bool((cs["cs_lo"] <= cs["lo"]).all()), float(cs["cs_hi"].iat[-1])
+    (True, 1.0)
+    """
+    alpha = check_real("alpha", alpha, 0, 1, open_lo=True, open_hi=True)
+    out = convergence(hits, points=points)
+    N = int(np.asarray(hits).size)
+    rho = check_real("rho", rho, 0, open_lo=True) if rho is not None else max(N / 40, 1.0)
+    t = out["n"].to_numpy(float)
+    v = t / 4 + rho
+    half = np.sqrt(v * np.log(v / (rho * alpha**2))) / t
+    out["cs_lo"] = np.clip(out["p"] - half, 0, 1)
+    out["cs_hi"] = np.clip(out["p"] + half, 0, 1)
+    return out
+
+
+# -- the deal: one seat, and some seat at the table ------------------------------------------
+
+
+def p_dealt_table(n: int = 1_000_000, seed: int = 0, rules=None, hands=None,
+                  return_samples: bool = False):
+    """Chance that one seat's deal alone lays its contract, once per contract.
+
+    A seat's deal does not depend on the table size (it is ``cards`` cards from the same
+    pack), so there is one number per contract: exact (:func:`p_deal_lays_groups`) for the
+    contracts of groups only, otherwise from ``n`` simulated deals (:func:`simulate_deals`,
+    Wilson interval; each contract its own stream ``seed + hand``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``hand, contract, cards, method ("exact"/"simulated"), p_dealt, lo, hi, deals``; with
+        ``return_samples=True`` also name -> per-deal 0/1 array (or the exact value), for
+        :func:`bootstrap_means`.
+    """
+    rules = as_rules(rules)
+    n = check_int("n", n, 1)
+    seed = check_seed(seed)
+    hands = range(1, rules.hands + 1) if hands is None else hands
+    rows, samples = [], {}
+    for h in hands:
+        cards, g, r = rules.deal(h)
+        label = contract_label(g, r)
+        if r == 0:
+            p = float(p_deal_lays_groups(g, cards, rules))
+            rows.append({"hand": h, "contract": label, "cards": cards, "method": "exact",
+                         "p_dealt": p, "lo": p, "hi": p, "deals": np.nan})
+            samples[h] = p
+        else:
+            hits = simulate_deals(n, (g, r), cards, seed=seed + h, rules=rules)
+            p, lo, hi = wilson(int(hits.sum()), n)
+            rows.append({"hand": h, "contract": label, "cards": cards, "method": "simulated",
+                         "p_dealt": p, "lo": lo, "hi": hi, "deals": n})
+            samples[h] = hits
+    out = pd.DataFrame(rows)
+    return (out, samples) if return_samples else out
+
+
+def contract_label(groups: int, runs: int) -> str:
+    """Human label of a contract: ``contract_label(3, 1) == "3 groups + 1 run"``.
+
+    Examples
+    --------
+    >>> contract_label(3, 0), contract_label(1, 2), contract_label(0, 4)
+    ('3 groups', '1 group + 2 runs', '4 runs')
+    """
+    parts = []
+    if groups:
+        parts.append(f"{groups} group{'s' * (groups != 1)}")
+    if runs:
+        parts.append(f"{runs} run{'s' * (runs != 1)}")
+    return " + ".join(parts) or "nothing"
+
+
+def p_some_seat_dealt(df: pd.DataFrame) -> pd.DataFrame:
+    """Chance that *some* seat at the table is dealt its contract, per hand and player count.
+
+    Over every deal in ``df`` (each (game, attempt); rows of ``play_hands(..., voids=True)``,
+    or of hands that took one deal): a deal counts when any seat's ``dealt_meets_contract``.
+    Wilson intervals over deals. Returns ``hand, players, p_any, lo, hi, deals``.
+    """
+    d = _rows(df, ["hand", "players", "game", "attempt", "attempts", "dealt_meets_contract"])
+    seen = d.groupby(["hand", "players", "game"])["attempt"].nunique()
+    took = d.groupby(["hand", "players", "game"])["attempts"].first()
+    if (seen < took).any():
+        raise ValueError("df holds only the scored deals of hands that were dealt again (R13); "
+                         "give the rows of play_hands(..., voids=True)")
+    per = d.groupby(["hand", "players", "game", "attempt"])["dealt_meets_contract"].any()
+    rows = []
+    for (h, p), x in per.groupby(level=["hand", "players"]):
+        r = _prop_row(int(x.sum()), len(x))
+        rows.append({"hand": h, "players": p, "p_any": r["p"], "lo": r["lo"], "hi": r["hi"],
+                     "deals": r["n"]})
+    return pd.DataFrame(rows)
+
+
+def draws_from_interval(est, lo, hi, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
+    """Normal draws matching a 95% interval: ``est + se * z`` with ``se = (hi - lo) / 3.92``.
+
+    For :func:`rank_intervals` over estimates that come from independent runs when only their
+    intervals are at hand (a parametric bootstrap). An exact value (``lo == hi``) is constant.
+    """
+    n_boot = check_int("n_boot", n_boot, 1)
+    rng = np.random.default_rng(check_seed(seed))
+    se = (float(hi) - float(lo)) / (2 * Z95)
+    return float(est) + (se if np.isfinite(se) else 0.0) * rng.standard_normal(n_boot)
+
+
+def join_words(items, empty: str = "none") -> str:
+    """``'1, 2 and 3'`` for a list; ``empty`` for none.
+
+    Examples
+    --------
+    >>> join_words([7, 9]), join_words([1, 2, 3]), join_words([])
+    ('7 and 9', '1, 2 and 3', 'none')
+    """
+    items = [str(x) for x in items]
+    if not items:
+        return empty
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def first_phrase(ranks: pd.DataFrame, noun: str = "hand", nouns: str | None = None) -> str:
+    """What a :func:`rank_intervals` table allows one to say about first place.
+
+    ``'hand 7'`` when one item alone can be first; otherwise ``'one of hands 7 and 9 (their
+    rank intervals overlap: no single one is clearly first)'``.
+    """
+    first = sorted(first_set(ranks), key=str)
+    if len(first) == 1:
+        return f"{noun} {first[0]}"
+    return (f"one of {nouns or noun + 's'} {join_words(first)} (their rank intervals "
+            "overlap: no single one is clearly first)")

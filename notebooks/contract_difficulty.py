@@ -11,13 +11,14 @@
 # %% [markdown]
 # # How hard is each Kalooki contract?
 #
-# Nine contracts, from three groups in nine cards to four runs in sixteen. Here simulated
-# tables of greedy players (they open as soon as they can, lay off everything, call when a card
-# brings the contract closer) play every contract many times at 3 to 6 players, and we measure
-# how often the deal alone already lays the contract, how quickly seats open, how often a hand
-# is won on the opening (which doubles everyone's penalty), how often the stock runs out twice
-# (a void hand, dealt again by the same dealer until it is scored, R13), and what the losers
-# pay. Every figure carries a 95% confidence interval.
+# Nine contracts, from three groups in nine cards to four runs in sixteen. Simulated tables of
+# greedy players (they open as soon as they can, lay off everything, call when a card brings
+# the contract closer) play every contract many times at 3 to 6 players. We measure how often
+# the deal alone already lays the contract, how fast seats open, how often a hand is won on
+# the opening (which doubles everyone's penalty), how often the stock runs out twice (a void
+# hand, dealt again by the same dealer, R13), and what the losers pay. Every figure carries a
+# 95% confidence interval with the deal as the unit; "most" and "least" are said only when a
+# rank interval allows it.
 #
 # The card fixes one 108-card pack for 3-6 players; the encyclopedia article has tables use
 # "two or more decks, according to the number of players" (V1). At 5 and 6 players both are
@@ -26,14 +27,19 @@
 # %% tags=["parameters"]
 hands = 20000  # hands per contract, player count and pack (fewer where voids are many)
 attempt_budget = 1_500_000  # most deals (void ones included) played for one cell
+dealt_deals = 2_000_000  # simulated deals per contract for the chance the deal lays it
+n_boot = 200  # bootstrap replicates over deals
 seed = 2026
 players = [3, 4, 5, 6]
 threads = None
 out_dir = "../reports"
 
 # %%
+import json
+import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
@@ -43,36 +49,49 @@ from kalooki_sim import plots
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
+headlines = []
+LABEL = {h: A.contract_label(*ks.Rules().deal(h)[1:]) for h in range(1, 10)}
+P4 = 4 if 4 in players else players[0]
 
 
 def cell(p, pack, h):
     """Play one (players, pack, contract) cell: as many hands as the deal budget allows.
 
     A pilot of 100 hands estimates the deals a scored hand needs (R13 replays); void deals are
-    kept as rows (for an unbiased chance the deal lays the contract) where they are few.
+    kept as rows where they are few. Where they are many, a second run of the same first deals
+    (``max_replays=0``: each hand dealt once, void or not) gives an unbiased sample of deals
+    for the opening curve and the chance some seat is dealt its contract.
     """
     rules = ks.Rules(players=p, pack=pack)
     pilot = ks.play_hands(min(hands, 100), hand=h, seed=seed + 1, rules=rules, progress=False)
     per_hand = pilot.groupby("game")["attempts"].first().mean()
     n = int(max(min(hands, 100), min(hands, attempt_budget // per_hand)))
+    keep_voids = per_hand <= 5
     d = ks.play_hands(n, hand=h, seed=seed, rules=rules, threads=threads, progress=False,
-                      voids=per_hand <= 5)
-    return d.assign(pack=pack)
+                      voids=keep_voids)
+    if keep_voids:
+        first = d
+    else:
+        with warnings.catch_warnings():  # every void first deal is "given up": expected here
+            warnings.simplefilter("ignore", RuntimeWarning)
+            first = ks.play_hands(min(hands, attempt_budget), hand=h, seed=seed,
+                                  rules=rules.with_(max_replays=0), threads=threads,
+                                  progress=False, voids=True)
+    return d.assign(pack=pack), first.assign(pack=pack)
 
 
 packs = {p: ["card", "by-table"] if p >= 5 else ["card"] for p in players}
-df = pd.concat([cell(p, pack, h) for p in players for pack in packs[p] for h in range(1, 10)],
-               ignore_index=True)
-tables = []
-for pack, d in df.groupby("pack", sort=False):
-    t = A.contract_difficulty(d).assign(pack=pack)
-    tables.append(t)
-table = pd.concat(tables, ignore_index=True)
+cells = [cell(p, pack, h) for p in players for pack in packs[p] for h in range(1, 10)]
+df = pd.concat([c[0] for c in cells], ignore_index=True)
+deals = pd.concat([c[1] for c in cells], ignore_index=True)
+table = pd.concat([A.contract_difficulty(d).assign(pack=pack)
+                   for pack, d in df.groupby("pack", sort=False)], ignore_index=True)
 decks = {p: ks.Rules(players=p, pack="by-table").decks for p in players}
 table["series"] = [f"{p} players" + ("" if k == "card" else f", {decks[p]} decks")
                    for p, k in zip(table["players"], table["pack"], strict=True)]
-table.to_csv(out / "contract_difficulty.csv", index=False)
+table = table.drop(columns=["p_dealt", "p_dealt_lo", "p_dealt_hi"])  # once per contract below
 card = table[table["pack"] == "card"]
+four = card[card["players"] == P4].set_index("hand")
 display(Markdown(
     f"Simulated **{len(df):,}** seat-hands (up to {hands:,} hands per contract, player count "
     f"and pack, seed {seed}; where void deals are many, as many hands as "
@@ -80,119 +99,256 @@ display(Markdown(
     f"cell has {int(table['hands'].min()):,} scored hands."))
 
 # %% [markdown]
-# ## The table
+# ## Opening on the deal
+#
+# A seat's deal is a number of cards from the pack; it does not depend on how many others sit
+# at the table, so this is one number per contract: exact where the contract is groups only
+# (counting every deal, see the teaching page), otherwise from simulated deals.
 
 # %%
-show = table[["hand", "series", "contract", "hands", "p_dealt", "mean_open_turn",
-              "p_out_on_opening", "p_void", "mean_attempts", "loser_penalty"]]
-show.round(4)
+pdt, dealt_samples = A.p_dealt_table(dealt_deals, seed=seed, return_samples=True)
+pdt.to_csv(out / "p_dealt.csv", index=False)
+pdt["exact"] = pdt["method"] == "exact"
+plots.show(plots.by_contract(pdt, "p_dealt", "chance (log scale)",
+                             "One seat's deal already lays its contract", log=True,
+                             exact="exact"), out, "difficulty_p_dealt",
+           "Chance that a seat's dealt cards alone lay the contract, per contract (the same "
+           "at any table size). Black diamonds are exact; blue points simulated with 95% "
+           "intervals; a grey arrow is the upper bound where no simulated deal laid it.")
+plots.table(pd.DataFrame({
+    "hand": pdt["hand"], "contract": pdt["contract"], "cards dealt": pdt["cards"],
+    "chance the deal already lays the contract": [
+        plots.one_in(r.p_dealt, r.lo, r.hi, r.deals) + (" (exact)" if r.exact else "")
+        for r in pdt.itertuples()],
+    "how": [("exact count" if r.exact else f"{int(r.deals):,} simulated deals")
+            for r in pdt.itertuples()]}), "The deal alone")
+ranks = A.rank_intervals(dict(zip(pdt["hand"], pdt["p_dealt"], strict=True)),
+                         A.bootstrap_means(dealt_samples, n_boot=1000, seed=seed))
+ranks_low = A.rank_intervals(dict(zip(pdt["hand"], pdt["p_dealt"], strict=True)),
+                             A.bootstrap_means(dealt_samples, n_boot=1000, seed=seed),
+                             higher_first=False)
+top = pdt.set_index("hand").loc[A.first_set(ranks)[0]]
+text = (f"The deal alone most often lays {A.first_phrase(ranks)}: for hand "
+        f"{int(top.name)} ({top['contract']}) "
+        f"{plots.one_in(top['p_dealt'], top['lo'], top['hi'])} deals "
+        f"({plots.pct(top['p_dealt'], 3)}). Least often: {A.first_phrase(ranks_low)}.")
+display(Markdown(text))
+headlines.append(text)
 
 # %% [markdown]
-# ## Opening on the deal
+# ### Some seat at the table
+#
+# With more seats, more deals are dealt: the chance that *some* seat is dealt its contract
+# grows with the table (over every deal, void ones included).
 
 # %%
-fig = plots.difficulty(card, "p_dealt", "chance (probability)",
-                       "The deal alone lays the contract")
-fig.savefig(out / "difficulty_p_dealt.png")
-
-# %%
-four = card[card["players"] == (4 if 4 in players else players[0])].set_index("hand")
-easiest = four["p_dealt"].idxmax()
-hardest = four["mean_open_turn"].idxmax()
-display(Markdown(
-    f"At {four['players'].iat[0]} players the deal most often already lays hand {easiest} "
-    f"({four.loc[easiest, 'contract']}): {four.loc[easiest, 'p_dealt']:.2%} "
-    f"(95% CI {four.loc[easiest, 'p_dealt_lo']:.2%} to {four.loc[easiest, 'p_dealt_hi']:.2%}). "
-    f"Seats take longest to open in hand {hardest} ({four.loc[hardest, 'contract']}): "
-    f"{four.loc[hardest, 'mean_open_turn']:.2f} own turns on average "
-    f"(CI {four.loc[hardest, 'mean_open_turn_lo']:.2f} to "
-    f"{four.loc[hardest, 'mean_open_turn_hi']:.2f}), among seats that opened."
-))
+anyseat = A.p_some_seat_dealt(deals[deals["pack"] == "card"])
+anyseat.to_csv(out / "p_some_seat_dealt.csv", index=False)
+plots.show(plots.players_series(anyseat, "p_any", "chance per deal (log scale)",
+                                "Some seat at the table is dealt its contract", log=True),
+           out, "difficulty_p_some_seat",
+           "Chance that at least one seat's dealt cards lay the contract, per player count "
+           "(the card's pack; 95% Wilson intervals over deals; zeros are not drawn on the "
+           "log scale).")
+wide = anyseat.pivot(index="hand", columns="players")
+plots.table(pd.DataFrame({"contract": [f"{h}: {LABEL[h]}" for h in wide.index], **{
+    f"{p} players": [plots.one_in(wide.loc[h, ("p_any", p)], wide.loc[h, ("lo", p)],
+                                  wide.loc[h, ("hi", p)], wide.loc[h, ("deals", p)])
+                     for h in wide.index]
+    for p in sorted(anyseat["players"].unique())}}),
+    "Chance some seat is dealt its contract")
 
 # %% [markdown]
 # ## How fast seats open
+#
+# A seat whose hand ends before it opens (someone went out, or the deal was void) has not
+# "failed to open": we only know it had not opened *yet*. The Kaplan-Meier estimate treats it
+# as censored at its last own turn, so the curve answers "had the hand gone on, how likely
+# would I have opened by turn t?". Void deals are deals too and are kept. Medians and the
+# restricted mean (the expected own turns without opening, counted up to turn 20) come with
+# bootstrap intervals over deals. Where too few seats are still playing (fewer than 20) the
+# curve stops.
 
 # %%
-curve = A.open_curve(df[df["pack"] == "card"], max_turn=20)
+cd_deals = deals[deals["pack"] == "card"]
+curve, surv, boot_rmst = A.open_survival(cd_deals, max_turn=20, n_boot=n_boot, seed=seed,
+                                         return_boot=True)
 curve.to_csv(out / "open_curve.csv", index=False)
-fig = plots.open_curve(curve, players=4 if 4 in players else players[0])
-fig.savefig(out / "open_curve.png")
+surv.to_csv(out / "open_speed.csv", index=False)
+plots.show(plots.open_curve(curve, labels=LABEL), out, "open_curve",
+           "Chance a seat has opened by its own turn t, per contract and player count: "
+           "Kaplan-Meier step curves with 95% bands (bootstrap over deals); greedy players, "
+           "the card's pack.")
+
+
+def turn_text(m, lo, hi):
+    if not np.isfinite(m):
+        return "not reached by turn 20" if m == np.inf else "n/a (too few seats)"
+    hi_t = "> 20" if not np.isfinite(hi) else f"{hi:.0f}"
+    return f"{m:.0f} [{lo:.0f}, {hi_t}]"
+
+
+def by20_text(r):
+    if np.isfinite(r.p_by):
+        return plots.pct_ci(r.p_by, r.p_by_lo, r.p_by_hi)
+    return f"≥ {plots.pct(r.p_last)} (data end at turn {r.last_turn})"
+
+
+s4 = surv[surv["players"] == P4].set_index("hand")
+plots.table(pd.DataFrame({
+    "contract": [f"{h}: {LABEL[h]}" for h in s4.index],
+    "median own turn to open": [turn_text(r.median, r.median_lo, r.median_hi)
+                                for r in s4.itertuples()],
+    "own turns without opening (of the first 20)": [
+        plots.num_ci(r.rmst, r.rmst_lo, r.rmst_hi) for r in s4.itertuples()],
+    "opened by turn 20": [by20_text(r) for r in s4.itertuples()],
+    "seats (censored)": [f"{r.seats:,} ({r.censored / r.seats:.0%})" for r in s4.itertuples()],
+}), f"How fast seats open at {P4} players (lower is faster)")
+plots.details(pd.DataFrame({
+    "players": surv["players"], "contract": [f"{h}: {LABEL[h]}" for h in surv["hand"]],
+    "median": [turn_text(r.median, r.median_lo, r.median_hi) for r in surv.itertuples()],
+    "restricted mean (20 turns)": [plots.num_ci(r.rmst, r.rmst_lo, r.rmst_hi)
+                                   for r in surv.itertuples()],
+    "seats": [f"{r.seats:,}" for r in surv.itertuples()],
+    "censored": [f"{r.censored / r.seats:.0%}" for r in surv.itertuples()]}),
+    "Every player count", csv="open_speed.csv")
+ok = [h for h in s4.index if np.isfinite(s4.loc[h, "rmst"])]
+slow = A.rank_intervals({h: s4.loc[h, "rmst"] for h in ok},
+                        {h: boot_rmst[(h, P4)] for h in ok})
+fast = A.rank_intervals({h: s4.loc[h, "rmst"] for h in ok},
+                        {h: boot_rmst[(h, P4)] for h in ok}, higher_first=False)
+sl = s4.loc[A.first_set(slow)]
+text = (f"At {P4} players seats are slowest to open in {A.first_phrase(slow)}: half the "
+        "seats have opened by own turn "
+        + "; ".join(f"{turn_text(r['median'], r['median_lo'], r['median_hi'])} in hand {h}"
+                    for h, r in sl.iterrows())
+        + f". They are fastest in {A.first_phrase(fast)}. (A seat whose hand ended first is "
+        "counted as censored, not as one that never opens.)")
+display(Markdown(text))
+headlines.append(text)
 
 # %% [markdown]
 # ## Doubling, voids and what the losers pay
 
 # %%
-for col, label, title in [
-    ("p_out_on_opening", "chance (probability)", "Hand won by going out on the opening (x2)"),
-    ("p_void", "chance per deal (probability)", "Void deals: the stock ran out twice (R13)"),
-    ("mean_attempts", "deals per scored hand (count, log scale)",
-     "Deals until a hand is scored (void ones dealt again, R13)"),
-    ("loser_penalty", "mean penalty (points)", "Penalty of the seats that did not go out"),
+for col, label, title, lower, log, cap in [
+    ("p_out_on_opening", "chance per hand", "Hand won by going out on the opening (x2)",
+     False, False, "Chance a hand is won by going out in the opening turn, which doubles "
+     "every other seat's penalty (R12)."),
+    ("p_void", "chance per deal", "Void deals: the stock ran out twice (R13)", True, False,
+     "Share of deals that are void (the stock ran out twice) and must be dealt again."),
+    ("mean_attempts", "deals per scored hand (log scale)",
+     "Deals until a hand is scored (void ones dealt again, R13)", True, True,
+     "Mean number of deals until a hand is scored."),
+    ("loser_penalty", "mean penalty (points)", "Penalty of the seats that did not go out",
+     True, False, "Mean penalty of the seats that did not go out (points)."),
 ]:
-    fig = plots.difficulty(table, col, label, title)
-    fig.savefig(out / f"difficulty_{col}.png")
+    plots.show(plots.difficulty(table, col, label, title, lower_is_better=lower, log=log),
+               out, f"difficulty_{col}",
+               cap + " Squares: the article's larger pack at 5-6 players; 95% intervals.")
 
 # %%
-worst_void = card.loc[card["p_void"].idxmax()]
-dbl = four["p_out_on_opening"]
-big = table[(table["pack"] == "by-table") & (table["hand"] == worst_void["hand"])
-            & (table["players"] == worst_void["players"])]
-by_table = (f" With the article's {decks[int(worst_void['players'])]} decks it is "
-            f"{big['p_void'].iat[0]:.1%} (CI {big['p_void_lo'].iat[0]:.1%} to "
-            f"{big['p_void_hi'].iat[0]:.1%}), {big['mean_attempts'].iat[0]:.2f} deals per "
-            "scored hand." if len(big) else "")
+void_ranks = A.rank_intervals(
+    {(r.hand, r.series): r.p_void for r in table.itertuples()},
+    {(r.hand, r.series): A.draws_from_interval(r.p_void, r.p_void_lo, r.p_void_hi, 1000, i)
+     for i, r in enumerate(table.itertuples())})
+worst = [k for k in A.first_set(void_ranks)]
+wv = table.set_index(["hand", "series"]).loc[worst[0]]
+text = (f"The void rate is highest in hand {worst[0][0]} at {worst[0][1]} with the card's pack"
+        f"{'' if len(worst) == 1 else ' (tied with ' + A.join_words(worst[1:]) + ')'}: "
+        f"{plots.pct_ci(wv['p_void'], wv['p_void_lo'], wv['p_void_hi'])} of deals are void, "
+        f"so a scored hand takes "
+        + plots.num_ci(wv["mean_attempts"], wv["mean_attempts_lo"], wv["mean_attempts_hi"], 0)
+        + " deals on average.")
+big = table[(table["pack"] == "by-table") & (table["hand"] == worst[0][0])
+            & (table["players"] == int(str(worst[0][1]).split()[0]))]
+if len(big):
+    b = big.iloc[0]
+    text += (f" With the article's {decks[int(b['players'])]} decks it is "
+             f"{plots.pct_ci(b['p_void'], b['p_void_lo'], b['p_void_hi'])}.")
+display(Markdown(text))
+headlines.append(text)
+dbl = {h: four.loc[h, "p_out_on_opening"] for h in four.index}
+dr = {h: A.draws_from_interval(four.loc[h, "p_out_on_opening"],
+                               four.loc[h, "p_out_on_opening_lo"],
+                               four.loc[h, "p_out_on_opening_hi"], 1000, h) for h in four.index}
+most, least = A.rank_intervals(dbl, dr), A.rank_intervals(dbl, dr, higher_first=False)
+hm, hl = A.first_set(most)[0], A.first_set(least)[0]
+
+
+def dbl_text(h):
+    r = four.loc[h]
+    return plots.pct_ci(r["p_out_on_opening"], r["p_out_on_opening_lo"],
+                        r["p_out_on_opening_hi"])
+
+
+def with_value(ranks, h):
+    if len(A.first_set(ranks)) == 1:
+        return f"{A.first_phrase(ranks)} ({dbl_text(h)})"
+    return f"{A.first_phrase(ranks)}; hand {h}: {dbl_text(h)}"
+
+
 display(Markdown(
-    f"The highest void rate is in hand "
-    f"{int(worst_void['hand'])} at {int(worst_void['players'])} players with the card's pack: "
-    f"{worst_void['p_void']:.2%} of deals (CI {worst_void['p_void_lo']:.2%} to "
-    f"{worst_void['p_void_hi']:.2%}), so a scored hand takes "
-    f"{worst_void['mean_attempts']:,.0f} deals on average (CI "
-    f"{worst_void['mean_attempts_lo']:,.0f} to {worst_void['mean_attempts_hi']:,.0f}): with "
-    f"many players and long deals the stock is short, and greedy players' calls take penalty "
-    f"cards from it too.{by_table} At {four['players'].iat[0]} "
-    f"players, hands are won on the "
-    f"opening (doubling every penalty) most often in hand {dbl.idxmax()} "
-    f"({dbl.max():.1%}) and least often in hand {dbl.idxmin()} ({dbl.min():.1%})."
-))
+    f"At {P4} players a hand is won on the opening (doubling every penalty) most often in "
+    f"{with_value(most, hm)}, and least often in {with_value(least, hl)}."))
+
+# %% [markdown]
+# ### The numbers behind the charts
+
+# %%
+table.to_csv(out / "contract_difficulty.csv", index=False)
+plots.details(pd.DataFrame({
+    "table": table["series"], "contract": [f"{h}: {LABEL[h]}" for h in table["hand"]],
+    "scored hands": [f"{n:,}" for n in table["hands"]],
+    "won on the opening": [plots.pct_ci(r.p_out_on_opening, r.p_out_on_opening_lo,
+                                        r.p_out_on_opening_hi) for r in table.itertuples()],
+    "void deals": [plots.pct_ci(r.p_void, r.p_void_lo, r.p_void_hi)
+                   for r in table.itertuples()],
+    "deals per scored hand": [plots.num_ci(r.mean_attempts, r.mean_attempts_lo,
+                                           r.mean_attempts_hi, 2) for r in table.itertuples()],
+    "losers' penalty (points)": [plots.num_ci(r.loser_penalty, r.loser_penalty_lo,
+                                              r.loser_penalty_hi) for r in table.itertuples()],
+}), "Every contract, player count and pack", csv="contract_difficulty.csv")
 
 # %% [markdown]
 # ## Seat advantage
 
 # %%
-sa = A.seat_advantage(df)
+sa = A.seat_advantage(df[df["pack"] == "card"])
 sa.to_csv(out / "seat_advantage.csv", index=False)
-fig = plots.seat_advantage(sa)
-fig.savefig(out / "seat_advantage.png")
-sa4 = sa[sa["players"] == four["players"].iat[0]]
-best = sa4.loc[sa4["p"].idxmax()]
-display(Markdown(
-    f"At {four['players'].iat[0]} players the seat most likely to go out is position "
-    f"{int(best['position'])} after the dealer: {best['p']:.1%} (CI {best['lo']:.1%} to "
-    f"{best['hi']:.1%}), against an even share of {1 / four['players'].iat[0]:.1%}."
-))
+plots.show(plots.seat_advantage(sa), out, "seat_advantage",
+           "Chance of going out by position after the dealer (1 plays first), all nine "
+           "contracts pooled, the card's pack; dotted lines: an even share; 95% intervals.")
+sa4 = sa[sa["players"] == P4].set_index("position")
+sr = A.rank_intervals(dict(sa4["p"]), {k: A.draws_from_interval(r.p, r.lo, r.hi, 1000, int(k))
+                                       for k, r in sa4.iterrows()})
+b = sa4.loc[A.first_set(sr)[0]]
+text = (f"At {P4} players the seat most likely to go out is {A.first_phrase(sr, 'position')} "
+        f"after the dealer, the first to play (position {A.first_set(sr)[0]}: "
+        + plots.pct_ci(b["p"], b["lo"], b["hi"]) + f"), against an even share of {1 / P4:.0%}.")
+display(Markdown(text))
+headlines.append(text)
 
 # %% [markdown]
 # ## How precise are these numbers?
 
 # %%
-full = table[table["hands"] >= 1000]
-thin = table[table["hands"] < 1000]
-w = {c: (full[f"{c}_hi"] - full[f"{c}_lo"]).max() for c in
-     ["p_dealt", "p_out_on_opening", "p_void", "mean_open_turn", "loser_penalty"]}
-no_dealt = table[table["p_dealt"].isna()]
-thin_txt = ", ".join(f"hand {int(r.hand)} at {r.series} ({int(r.hands)} scored)"
-                     for r in thin.itertuples())
-no_dealt_txt = ", ".join(f"hand {int(r.hand)} at {r.series}" for r in no_dealt.itertuples())
+full = table[table["hands"] >= plots.THIN]
+thin = table[table["hands"] < plots.THIN]
+w = {"won on the opening (percentage points)": 100 * (full["p_out_on_opening_hi"]
+                                                      - full["p_out_on_opening_lo"]).max(),
+     "void share (percentage points)": 100 * (full["p_void_hi"] - full["p_void_lo"]).max(),
+     "losers' penalty (points)": (full["loser_penalty_hi"] - full["loser_penalty_lo"]).max(),
+     "restricted mean opening turns (turns)": (surv["rmst_hi"] - surv["rmst_lo"]).max(),
+     "opening curve (percentage points)": 100 * (curve["hi"] - curve["lo"]).max()}
+thin_txt = A.join_words([f"hand {int(r.hand)} at {r.series} ({int(r.hands)} scored)"
+                         for r in thin.itertuples()])
 display(Markdown(
-    "Widest 95% intervals over the contracts with at least 1,000 scored hands: "
-    + "; ".join(f"{k} {v:.3g}" for k, v in w.items())
-    + ". (Proportions in probability units, turns in own turns, penalties in points. The seats"
-    " of one deal are correlated, so per-seat figures use cluster-robust intervals with the"
-    " deal as the cluster.)"
-    + (f" Too few hands were played out to say much about the losers or the doubling in: "
-       f"{thin_txt}; their void rates are measured as precisely as the rest."
-       if len(thin) else "")
-    + (f" The chance the deal lays the contract is left out where void deals were too many "
-       f"to keep as rows ({no_dealt_txt}): it does not depend on the table size, so the "
-       f"other player counts give it." if len(no_dealt) else "")
-))
+    "Widest 95% intervals (full widths) over the cells with at least "
+    f"{plots.THIN:,} scored hands: " + "; ".join(f"{k} {v:.2g}" for k, v in w.items())
+    + ". The seats of one deal share the cards, so per-seat figures use intervals with the "
+    "deal as the unit (cluster-robust, or a bootstrap over deals)."
+    + (f" Thin cells, drawn hollow: {thin_txt}; their void rates are measured as precisely "
+       "as the rest." if len(thin) else "")))
+_ = (out / "contract_difficulty.headlines.json").write_text(
+    json.dumps(headlines, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

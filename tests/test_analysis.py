@@ -137,7 +137,7 @@ def small_runs():
 
 def test_contract_difficulty_table(small_runs):
     t = A.contract_difficulty(small_runs)
-    assert list(t["hand"]) == [2] and t["contract"].iat[0] == "2g+1r"
+    assert list(t["hand"]) == [2] and t["contract"].iat[0] == "2 groups + 1 run"
     s = small_runs[~small_runs["void"]]
     first = small_runs[small_runs["attempt"] == 0]
     assert t["p_dealt"].iat[0] == pytest.approx(first["dealt_meets_contract"].mean())
@@ -145,13 +145,15 @@ def test_contract_difficulty_table(small_runs):
     scored_only = A.contract_difficulty(ks.play_hands(300, hand=9, players=5, seed=3))
     assert np.isnan(scored_only["p_dealt"].iat[0])
     assert t["loser_penalty"].iat[0] == pytest.approx(s.loc[~s["went_out"], "penalty"].mean())
-    for c in ("p_dealt", "p_void", "mean_open_turn", "loser_penalty", "p_out_on_opening"):
+    for c in ("p_dealt", "p_void", "loser_penalty", "p_out_on_opening"):
         assert t[f"{c}_lo"].iat[0] <= t[c].iat[0] <= t[f"{c}_hi"].iat[0]
 
 
-def test_open_curve_is_monotone(small_runs):
-    c = A.open_curve(small_runs, max_turn=10)
-    assert c["p"].is_monotonic_increasing and len(c) == 10
+def test_open_curve_is_monotone_with_the_contract_columns(small_runs):
+    c = A.open_curve(small_runs, max_turn=10, n_boot=50)
+    assert list(c.columns) == ["hand", "players", "turn", "p_opened", "lo", "hi"]
+    assert c["p_opened"].is_monotonic_increasing and len(c) == 10
+    assert ((c["lo"] <= c["p_opened"] + 1e-12) & (c["p_opened"] <= c["hi"] + 1e-12)).all()
 
 
 def test_seat_advantage_sums_to_one_winner_per_hand(small_runs):
@@ -160,22 +162,25 @@ def test_seat_advantage_sums_to_one_winner_per_hand(small_runs):
     assert (sa["p"] * sa["n"]).sum() == pytest.approx(hands)
 
 
-def test_call_value_pairs_the_same_deals():
+def test_call_value_pairs_the_same_deal_sequences():
     cv = A.call_value(200, 3, policies={"never": ks.preset("never-call"),
-                                        "call-3": ks.preset("call-3")}, seed=4)
+                                        "call-3": ks.preset("call-3")}, seed=4, n_boot=50)
     never = cv.set_index("policy").loc["never"]
-    assert never["d_penalty"] == 0 and never["d_win"] == 0
+    assert never["d_penalty"] == 0 and never["d_win"] == 0 and never["same_deal"] == 1
+    assert never["d_penalty_lo"] == never["d_penalty_hi"] == 0  # exactly 0, not +-1.3
     c3 = cv.set_index("policy").loc["call-3"]
     assert c3["calls"] > 0 and c3["d_penalty_lo"] <= c3["d_penalty"] <= c3["d_penalty_hi"]
-    assert c3["vr_penalty"] > 0
-    assert c3["d_caught_penalty_lo"] <= c3["d_caught_penalty"] <= c3["d_caught_penalty_hi"]
+    assert c3["vr_penalty_lo"] <= c3["vr_penalty"] <= c3["vr_penalty_hi"]
+    assert c3["pct_penalty_lo"] <= c3["pct_penalty"] <= c3["pct_penalty_hi"]
+    assert c3["pct_penalty"] == pytest.approx(100 * c3["d_penalty"] / never["penalty"])
+    assert 1 <= c3["attempts"] and 0 <= c3["p_void"] <= 1
 
 
 def test_plots_return_labelled_figures(small_runs):
     t = A.contract_difficulty(small_runs)
     figs = [
         plots.difficulty(t, "p_dealt", "chance", "title"),
-        plots.open_curve(A.open_curve(small_runs), players=4),
+        plots.open_curve(A.open_curve(small_runs, n_boot=20)),
         plots.seat_advantage(A.seat_advantage(small_runs)),
         plots.convergence(A.convergence(np.ones(100, bool), 1.0), "t"),
     ]
@@ -183,6 +188,29 @@ def test_plots_return_labelled_figures(small_runs):
         assert isinstance(f, matplotlib.figure.Figure)
         ax = f.axes[0]
         assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    # whole-number turn ticks on the opening curves
+    ticks = figs[1].axes[0].get_xticks()
+    assert np.allclose(ticks, np.round(ticks))
+
+
+def test_thin_cells_are_hollow_and_named():
+    t = pd.DataFrame({"hand": [1, 2], "players": 4, "contract": ["3 groups", "x"],
+                      "hands": [5000, 200], "p_void": [0.1, 0.2], "p_void_lo": [0.09, 0.1],
+                      "p_void_hi": [0.11, 0.3]})
+    f = plots.difficulty(t, "p_void", "chance", "voids")
+    notes = " ".join(x.get_text() for x in f.texts)
+    assert "hand 2 at 4 players" in notes and "hand 1 at" not in notes
+    hollow = [ln for ln in f.axes[0].get_lines() if ln.get_markerfacecolor() == "white"]
+    assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [2]
+
+
+def test_saved_charts_are_byte_identical(tmp_path):
+    for name in ("a", "b"):
+        plots.save(plots.seat_advantage(pd.DataFrame({"players": 4, "position": [1, 2],
+                                                      "p": [0.3, 0.2], "lo": [0.2, 0.1],
+                                                      "hi": [0.4, 0.3]})),
+                   tmp_path / f"{name}.png")
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
 
 
 def test_R13_void_rate_counts_every_attempt_from_the_attempts_column():

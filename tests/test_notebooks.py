@@ -1,5 +1,7 @@
 """Every notebook executes at a tiny size, so a broken notebook fails CI."""
 
+import re
+
 import pytest
 
 from kalooki_sim import report
@@ -12,6 +14,18 @@ def test_notebook_executes_tiny(name, tmp_path):
     assert secs > 0 and "Traceback" not in page
     assert report.TITLES[name] in page  # the story ran, not just an empty shell
     assert list(tmp_path.glob("*.png")) and list(tmp_path.glob("*.csv"))
+    assert 'class="jp-RenderedText jp-OutputArea-output" data-mime-type="application/' \
+           'vnd.jupyter.stderr"' not in page, "the notebook wrote warnings"
+    # every chart the page refers to is embedded in it and its file exists
+    refs = set(re.findall(r'href="([^"]+\.png)"', page))
+    embedded = set(re.findall(r'data-file="([^"]+\.png)"><img [^>]*src="data:image/png;base64,',
+                              page))
+    assert refs and refs == embedded
+    for f in refs:
+        assert (tmp_path / f).is_file()
+    # readable tables: no pandas index column
+    assert "<th></th>" not in page and "dataframe kt" in page
+    assert (tmp_path / f"{name}.headlines.json").is_file()
 
 
 def test_index_links_every_page(tmp_path):

@@ -1,0 +1,80 @@
+"""The published report: reproducible bytes, provenance, headline findings, inline charts."""
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kalooki_sim import report
+
+NAME = "teaching_probability"  # the quickest page
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    report.build(out, tiny=True, names=(NAME,))
+    return out
+
+
+def test_pages_registry_is_one_dict_per_notebook():
+    for name, page in report.PAGES.items():
+        assert set(page) == {"title", "default", "tiny"}
+        assert (report.ROOT / "notebooks" / f"{name}.py").is_file()
+        assert "seed" in page["default"] and "seed" in page["tiny"]
+
+
+def test_a_second_run_writes_the_same_bytes(built, tmp_path):
+    report.build(tmp_path, tiny=True, names=(NAME,))
+    for f in sorted(built.iterdir()):
+        if f.name == ".timings.log":
+            continue
+        assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
+
+
+def test_manifest_records_provenance_and_no_timings(built):
+    m = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    for key in ("version", "git_commit", "python", "numba", "pandas", "date", "command"):
+        assert m[key]
+    assert m["notebooks"][NAME]["parameters"] == report.TINY[NAME]
+    assert "seconds" not in json.dumps(m)
+    assert (built / ".gitignore").read_text() == ".timings.log\n"
+
+
+def test_index_opens_with_computed_headlines_and_provenance(built):
+    index = (built / "index.html").read_text(encoding="utf-8")
+    heads = json.loads((built / f"{NAME}.headlines.json").read_text(encoding="utf-8"))
+    assert heads
+    first = index.index("Headline findings")
+    assert first < index.index("The pages") < index.index("Provenance")
+    assert report._md_inline(heads[0]) in index
+    m = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    assert m["git_commit"] in index and m["numba"] in index
+    for f in re.findall(r'href="([^"#]+)"', index):
+        assert (built / f).is_file(), f
+
+
+def test_every_chart_of_every_page_is_embedded_and_on_disk(built):
+    for page in built.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        refs = set(re.findall(r'href="([^"]+\.png)"', text))
+        if page.name == "index.html":
+            assert all((built / f).is_file() for f in refs)
+            continue
+        embedded = set(re.findall(r'data-file="([^"]+\.png)"><img [^>]*src="data:image/png',
+                                  text))
+        assert refs == embedded and all((built / f).is_file() for f in refs)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium on this machine")
+def test_pages_render_in_a_real_browser(built, tmp_path):
+    shot = tmp_path / "page.png"
+    r = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                        f"--screenshot={shot}", "--window-size=1000,2000",
+                        (built / f"{NAME}.html").as_uri()], capture_output=True, timeout=120,
+                       check=False)
+    assert r.returncode == 0 and shot.stat().st_size > 20_000
+    assert Path(shot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
