@@ -347,6 +347,10 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     if rules is not None and players == 4:  # the default defers to the rules' table
         players = None
     rules, pols, pol, seed, _ = _setup(players, policies, seed, rules, None)
+    if rules.tuluki:
+        raise ValueError("rules with tuluki=True are not allowed here: the advisor weighs "
+                         "Kalooki's R9 offers (take, or call out of turn); Tuluki's discard "
+                         "step (V9) is a different choice it does not model yet")
     rollouts = check_int("rollouts", rollouts, 2, 10_000_000)
     if margin is not None:
         margin = check_real("margin", margin, 0, open_lo=True)

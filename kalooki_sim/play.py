@@ -10,8 +10,15 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ._checks import (INT64_MAX, check_bool, check_int, check_players, check_seed, is_int,
-                      not_allowed)
+from ._checks import (
+    INT64_MAX,
+    check_bool,
+    check_int,
+    check_players,
+    check_seed,
+    is_int,
+    not_allowed,
+)
 from ._kernels import engine as _E
 from .policies import seat_policies
 from .rules import Rules, as_rules

@@ -51,6 +51,11 @@ PAGES = {
         "tiny": {"hands": 60, "seed": 1, "tournament_games": 20, "game_games": 10,
                  "n_boot": 50},
     },
+    "should_i_call": {
+        "title": "Should I call this card, now? Call value per decision and the advisor",
+        "default": {"deals": 150, "policy_hands": 3000, "rollouts": 2000, "seed": 2027},
+        "tiny": {"deals": 4, "policy_hands": 60, "rollouts": 100, "seed": 1},
+    },
     "teaching_probability": {
         "title": "Counting cards: exact probabilities and simulation side by side",
         "default": {"deals": 1_000_000, "seed": 11, "paths": 200},

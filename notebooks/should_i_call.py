@@ -35,6 +35,7 @@ interactive = False  # True in JupyterLab: show the advisor form
 out_dir = "../reports"
 
 # %%
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,15 +46,22 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import decisions as D
+from kalooki_sim import plots
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
 
 
-def show(df, names=None, digits=2):
+def show(df, names=None, digits=2, caption=""):
     """A table for readers: human column names, no row index, rounded numbers."""
-    t = df.rename(columns=names or {}).round(digits)
-    return t.style.hide(axis="index").format(precision=digits)
+    t = df.rename(columns=names or {}).copy()
+    for c in t.columns:
+        if t[c].dtype.kind == "f":
+            t[c] = t[c].map(lambda x: "n/a" if pd.isna(x) else f"{x:,.{digits}f}")
+    plots.table(t, caption)
+
+
+headlines = []
 
 
 rules = ks.Rules(players=players)
@@ -100,16 +108,19 @@ vr = pd.DataFrame([
     {"comparison": f"whole policy ({expert.name} vs never calling, hands 1, 5, 9)", **vr_pol},
 ])
 vr.to_csv(out / "variance_ratio.csv", index=False)
-show(vr, {"ratio": "variance ratio", "lo": "95% from", "hi": "95% to"})
+show(vr, {"ratio": "variance ratio", "lo": "95% from", "hi": "95% to"},
+     caption="Variance ratio: unpaired over paired variance of the penalty difference")
 
 # %%
-display(Markdown(
+text = (
     f"Per decision the pairing is worth a variance ratio of **{vr_dec['ratio']:.1f}** "
     f"(95% interval {vr_dec['lo']:.1f} to {vr_dec['hi']:.1f}); comparing whole policies on "
     f"the same deals gives {vr_pol['ratio']:.1f} ({vr_pol['lo']:.1f} to {vr_pol['hi']:.1f}), "
     f"so per-decision pairing is {vr_dec['ratio'] / vr_pol['ratio']:.1f} times as sharp. "
     "Most of what is left is the game's own chaos: one card more or less changes who goes out "
-    "first, and that decides the penalty."))
+    "first, and that decides the penalty.")
+headlines.append(text.split(" Most of")[0])
+display(Markdown(text))
 
 # %% [markdown]
 # ## Call value maps
@@ -174,7 +185,9 @@ fig = small_multiples(by_need, "needed_after_c", "effect",
                       "Value of a call by the cards still needed after it",
                       "cards still needed after the call (6 = 6 or more)",
                       xticks=["0", "1", "2", "3", "4", "5", "6+"])
-fig.savefig(out / "call_value_by_need.png", dpi=110)
+plots.show(fig, out, "call_value_by_need",
+           "Penalty of a call minus a pass, by the cards the contract still needs after the "
+           "call; lower is better for calling. Hollow: fewer than 200 decisions or 30 deals.")
 
 # %%
 useful = calls[calls["helps"] & (calls["needed_after"] >= 1).fillna(False)].copy()
@@ -189,12 +202,15 @@ by_stock.to_csv(out / "call_value_by_stock.csv", index=False)
 fig = small_multiples(by_stock, "stock_bin", "kind",
                       "Value of a useful call by the cards left in the stock",
                       "cards left in the stock", xticks=names)
-fig.savefig(out / "call_value_by_stock.png", dpi=110)
+plots.show(fig, out, "call_value_by_stock",
+           "Useful calls (the card cuts the cards still needed, and the contract is not yet "
+           "complete) by the cards left in the stock; lower is better for calling.")
 
 # %%
 def stock_verdicts(t):
-    """Per contract, from the numbers: where useful calls clearly pay, clearly cost, or tie."""
-    lines = []
+    """Per contract, from the numbers: where useful calls clearly pay, clearly cost, or tie;
+    and, where they pay with a big stock and cost with a small one, the stock to stop at."""
+    lines, stop = [], {}
     for h, name in CONTRACTS.items():
         g = t[(t.hand == h) & ~t.thin].sort_values("stock_bin")
         if g.empty:
@@ -213,13 +229,20 @@ def stock_verdicts(t):
         low_pay = g[g.d_penalty_hi < 0]["stock_bin"].astype(int)
         flip = ""
         if pays and costs:
-            lowest = names[int(low_pay.min())]
-            flip = f" **Stop calling once the stock is below {lowest.split('-')[0]} cards.**"
+            lowest = names[int(low_pay.min())].split("-")[0].rstrip("+")
+            stop[h] = lowest
+            flip = f" **Stop calling once the stock is below {lowest} cards.**"
         lines.append(f"* {name}: a useful call " + "; ".join(parts) + "." + flip)
-    return "\n".join(lines)
+    return "\n".join(lines), stop
 
 
-display(Markdown(stock_verdicts(by_stock)))
+verdicts, stop = stock_verdicts(by_stock)
+headlines.append(
+    "A useful call (the card brings the contract closer) both clearly pays with a big stock and "
+    f"clearly costs with a small one in {len(stop)} of 9 contracts"
+    + (": stop calling below " + "; ".join(f"{v} cards in hand {h}" for h, v in stop.items())
+       if stop else "") + " (95% intervals per stock band, not adjusted for the bands).")
+display(Markdown(verdicts))
 
 # %%
 pen_edges = [0, 6, 10, 11, 16]
@@ -233,7 +256,8 @@ by_card.to_csv(out / "call_value_by_card.csv", index=False)
 fig = small_multiples(by_card, "card_bin", "kind",
                       "Value of a useful call by the called card's penalty",
                       "penalty of the called card (R1)", xticks=pen_names)
-fig.savefig(out / "call_value_by_card.png", dpi=110)
+plots.show(fig, out, "call_value_by_card",
+           "Useful calls by the called card's own penalty (R1); lower is better for calling.")
 
 # %% [markdown]
 # ## Taking the discard as your draw
@@ -248,7 +272,8 @@ take_map = D.value_map(takes, ["hand", "effect"], decision="take")
 take_map["contract"] = take_map["hand"].map(CONTRACTS)
 take_map.to_csv(out / "take_value.csv", index=False)
 show(take_map[["contract", "effect", "decisions", "deals", "d_penalty", "d_penalty_lo",
-               "d_penalty_hi", "d_out", "taken"]],
+               "d_penalty_hi", "d_out", "taken"]], caption="Taking the discard as the draw",
+     names=
      {"effect": "the card", "d_penalty": "penalty: take minus draw", "d_penalty_lo": "95% from",
       "d_penalty_hi": "95% to", "d_out": "chance of going out: change",
       "taken": "share the expert took"})
@@ -279,6 +304,7 @@ holm[order] = np.minimum(1, np.maximum.accumulate(p[order] * (len(p) - np.arange
 tuned["p_holm"] = holm
 show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
             "confirm_deals", "adopted", "p_holm"]],
+     caption="Tuned call rules per contract, confirmed on fresh deals", names=
      {"policy": "search winner", "call_max_need": "calls while needing at most",
       "gain": "points per hand vs expert", "gain_lo": "95% from", "gain_hi": "95% to",
       "confirm_deals": "fresh deals", "adopted": "used by tuned_policy",
@@ -288,7 +314,7 @@ show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
 better = tuned[tuned["p_holm"] < 0.05]
 adopted = tuned[tuned["adopted"]]
 game_lines = [h for h in tuned.attrs["header"] if h.startswith("nine-hand games")]
-display(Markdown(
+text = (
     f"The search changed expert's call rule in {len(adopted)} of 9 contracts (confirmed gain "
     f"below zero at 95%: hands {', '.join(map(str, adopted['hand']))}); after a Holm "
     f"adjustment for the nine contracts, {len(better)} remain "
@@ -298,7 +324,9 @@ display(Markdown(
        f"{ks.preset('expert').call_max_need}). "
        if len(adopted) and (adopted["call_max_need"] > ks.preset("expert").call_max_need).all()
        else "")
-    + " ".join(f"In {line[0].lower()}{line[1:]}." for line in game_lines)))
+    + " ".join(f"In {line[0].lower()}{line[1:]}." for line in game_lines))
+headlines.append(text.split(" Every adopted")[0])
+display(Markdown(text))
 
 # %% [markdown]
 # ## Worked examples from the advisor
@@ -324,7 +352,7 @@ for i, (title, sit) in enumerate(EXAMPLES, 1):
                       if k not in ("hidden", "buried_unknown"))
     display(Markdown(f"### Example {i}. {title}\n\n*Situation:* {facts}.\n\n"
                      f"**{a.recommendation}**"))
-    display(show(a.table, digits=3))
+    show(a.table, digits=3, caption=f"Example {i}: {a.rollouts:,} paired rollouts")
 
 # %% [markdown]
 # ## Try your own position
@@ -341,3 +369,7 @@ if interactive:
     display(form.widget)
 else:
     display(Markdown("*(The interactive form runs in JupyterLab: set `interactive = True`.)*"))
+
+# %%
+_ = (out / "should_i_call.headlines.json").write_text(
+    json.dumps(headlines, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -297,12 +297,47 @@ check(abs(pred - pw) / pw < 0.05,
 # %% [markdown]
 # ## Lesson 5. "Is this call worth it?" The expected value of a call
 #
-# **To be written** once `kalooki_sim.call_decisions` exists (it is being written):
-# `call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, replicas=1)`
-# gives one row per offered call with the decision (`"call"`/`"take"`), the change in penalty
-# it led to (`d_penalty`) and the cards needed before and after. The lesson will average
-# `d_penalty` by `needed_before` / `needed_after` to show when a call pays, with intervals over
-# deals, and an exercise checked against the table. Nothing here is simulated in its place.
+# A call is a gamble: the two cards it adds may help you go out, or be caught in your hand.
+# Its *expected value* is the average, over everything that could follow, of (your penalty if
+# you call) minus (your penalty if you pass). `kalooki_sim.call_decisions` measures exactly
+# that: at every chance to call in a deal it plays the hand on both ways from that moment,
+# with the same cards to come for every seat, and records the difference `d_penalty`. Below,
+# hand 2 (two groups and a run), four `expert` players; the unit of every interval is the deal.
+
+# %%
+from kalooki_sim.decisions import value_map  # noqa: E402
+
+n_dec = max(20, min(deals // 10_000, 150))
+dec = ks.call_decisions(n_dec, 2, policies="expert", seed=stream(5))
+calls = dec[(dec["decision"] == "call") & dec["needed_after"].notna()].copy()
+calls["the card"] = np.where((calls["needed_before"] - calls["needed_after"]).fillna(0) >= 1,
+                             "cuts the cards still needed", "does not")
+ev = value_map(calls, "the card")
+overall = value_map(calls.assign(all="every call"), "all")
+plots.table(pd.DataFrame({
+    "the called card": list(ev["the card"]) + ["any"],
+    "share of chances": [plots.pct(x) for x in ev["decisions"] / len(calls)] + ["100%"],
+    "expected change in penalty (call − pass)": [
+        plots.num_ci(r.d_penalty, r.d_penalty_lo, r.d_penalty_hi, 1, True)
+        for r in pd.concat([ev, overall]).itertuples()],
+}), f"Hand 2, {len(calls):,} chances to call in {n_dec} deals")
+
+# %% [markdown]
+# **Exercise 5.** The law of total expectation: the expected value over every chance to call is
+# the average of the two cases' expected values, each weighted by how often it happens,
+# E[D] = P(helps)·E[D | helps] + P(does not)·E[D | does not]. Check it on the table.
+
+# %%
+weighted = float((ev["d_penalty"] * ev["decisions"]).sum() / ev["decisions"].sum())
+check(abs(weighted - overall["d_penalty"].iat[0]) < 1e-9,
+      f"weighted average of the two cases {weighted:.3f} = the mean over every chance "
+      f"{overall['d_penalty'].iat[0]:.3f} points.")
+helps = ev.set_index("the card").loc["cuts the cards still needed"]
+display(Markdown(
+    f"A card that brings the contract closer changes the caller's penalty by "
+    f"{helps['d_penalty']:+.1f} points on average (95% interval {helps['d_penalty_lo']:+.1f} "
+    f"to {helps['d_penalty_hi']:+.1f}); the page *Should I call this card, now?* maps this by "
+    "contract, stock and card."))
 
 # %%
 import json  # noqa: E402

@@ -99,6 +99,7 @@ def test_sampled_tables_are_full_legal_tables():
     (dict(hand="K♠ K♥ X♦"), "X♦"),
     (dict(rollouts=1), "rollouts=1"),
     (dict(margin=-1.0), "margin=-1"),
+    (dict(rules=ks.Rules(players=2, tuluki=True)), "tuluki=True"),
 ])
 def test_impossible_situations_are_clear_errors(kw, msg):
     args = {**COMPLETE, "rollouts": 10, "policies": "greedy", **kw}
