@@ -21,6 +21,7 @@ from ._checks import (
     check_seed,
     not_allowed,
 )
+from .compare import compare_rules  # noqa: E402, F401  (issue 12: rule sets side by side)
 from .play import play_hands
 from .policies import Policy, preset
 from .rules import Rules, as_rules

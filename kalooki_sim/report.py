@@ -56,6 +56,11 @@ PAGES = {
         "default": {"deals": 150, "policy_hands": 3000, "rollouts": 2000, "seed": 2027},
         "tiny": {"deals": 4, "policy_hands": 60, "rollouts": 100, "seed": 1},
     },
+    "rule_sets": {
+        "title": "Rule sets side by side: what the table arguments change",
+        "default": {"deals": 3000, "seed": 2028},
+        "tiny": {"deals": 30, "seed": 1},
+    },
     "teaching_probability": {
         "title": "Counting cards: exact probabilities and simulation side by side",
         "default": {"deals": 1_000_000, "seed": 11, "paths": 200},

@@ -1,0 +1,135 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Rule sets side by side: what the table arguments change
+#
+# Tables argue about the rules: may a run grow at either end (V3)? Twelve cards in the first
+# three hands (V2)? Does an out on the opening double only for the first down (V4)? Jokers on
+# other players' melds (V5)? How many calls (V8)? Each variant below plays every contract on
+# **the same deals** as the card's rules (same seeds: where the packs agree, the same shuffle),
+# four `greedy` players, and the differences are paired by deal, with 95% intervals.
+# The last section sets Tuluki (V9, two players) beside the four-player table.
+
+# %% tags=["parameters"]
+deals = 3000  # deals per contract and rule set
+seed = 2028
+policies = "greedy"
+out_dir = "../reports"
+
+# %%
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from IPython.display import Markdown, display
+
+import kalooki_sim as ks
+from kalooki_sim import analysis as A
+from kalooki_sim import plots
+
+out = Path(out_dir)
+out.mkdir(parents=True, exist_ok=True)
+SETS = {
+    "the card (R1-R14)": ks.Rules(),
+    "V3 free extension": ks.Rules(free_extension=True),
+    "V2 12 cards in hands 1-3": ks.Rules(early_big_deal=True),
+    "V4 doubling for the first down only": ks.Rules(double_only_first_down=True),
+    "V5 jokers on others' melds": ks.Rules(jokers_on_others=True),
+    "V8 two calls": ks.Rules(call_limit=2),
+    "V8 four calls": ks.Rules(call_limit=4),
+}
+cmp = A.compare_rules(SETS, deals, policies=policies, seed=seed)
+cmp.to_csv(out / "rule_sets.csv", index=False)
+display(Markdown(f"{len(SETS)} rule sets x 9 contracts x {deals:,} shared deals, 4 players "
+                 f"`{policies}`, seed {seed}."))
+
+# %%
+MEAS = {"turns": ("table turns per hand", 1), "void": ("void first deals", 3),
+        "doubled": ("hands doubled", 3), "loser_penalty": ("losers' penalty", 1)}
+FAMILY = [(name, h, m) for name in list(SETS)[1:] for h in range(1, 10) for m in MEAS]
+p = []
+for name, h, m in FAMILY:
+    r = cmp[(cmp.rules == name) & (cmp.hand == h)].iloc[0]
+    half = (r[f"d_{m}_hi"] - r[f"d_{m}_lo"]) / 2
+    if not np.isfinite(half) or half == 0:
+        p.append(1.0 if r[f"d_{m}"] == 0 or not np.isfinite(r[f"d_{m}"]) else 0.0)
+    else:
+        z = r[f"d_{m}"] / (half / 1.959964)
+        p.append(float(2 * (1 - A.stats.norm.cdf(abs(z)))))
+adj = A.holm(np.array(p))
+sig = {k: a < 0.05 for k, a in zip(FAMILY, adj, strict=True)}
+
+
+def cell(r, m, digits):
+    d, lo, hi = r[f"d_{m}"], r[f"d_{m}_lo"], r[f"d_{m}_hi"]
+    if not np.isfinite(d):
+        return "n/a"
+    if d == 0 and lo == hi:
+        return "0 (same play)"
+    mark = " *" if sig[(r.rules, r.hand, m)] else ""
+    return f"{d:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]{mark}"
+
+
+headlines = []
+for name in list(SETS)[1:]:
+    t = cmp[cmp.rules == name]
+    plots.table(pd.DataFrame({
+        "hand": t["hand"],
+        **{f"{label}: change" if m != "void" else "void first deals: change": [
+            cell(r, m, d) for _, r in t.iterrows()] for m, (label, d) in MEAS.items()},
+    }), f"{name} minus the card, per deal (* sign holds after Holm over all "
+        f"{len(FAMILY)} comparisons)")
+    moved = [(h, m) for (n, h, m), s in sig.items() if n == name and s]
+    if moved:
+        by = {}
+        for h, m in moved:
+            by.setdefault(MEAS[m][0], []).append(str(h))
+        what = "; ".join(f"{k} in hands {', '.join(v)}" for k, v in by.items())
+        headlines.append(f"{name}: changes (Holm-adjusted) {what}.")
+    else:
+        headlines.append(f"{name}: no change survives the Holm adjustment at {deals:,} deals.")
+display(Markdown("\n".join(f"* {h}" for h in headlines)))
+
+# %% [markdown]
+# ## Tuluki beside the four-player table
+#
+# Tuluki (V9) is the two-player game with its own discard step: the next player may only
+# *call* a discard, and the discarder then turns up the stock's top card for the other to take
+# as its draw (RULES.md V9 lists the choices made where the text is silent). The same measures,
+# not paired (the tables differ):
+
+# %%
+tul = A.compare_rules({"four players": ks.Rules(),
+                       "Tuluki (2 players)": ks.Rules(players=2, tuluki=True)},
+                      deals, policies=policies, seed=seed)
+tul.to_csv(out / "rule_sets_tuluki.csv", index=False)
+rows = []
+for h in range(1, 10):
+    r4 = tul[(tul.rules == "four players") & (tul.hand == h)].iloc[0]
+    r2 = tul[(tul.rules == "Tuluki (2 players)") & (tul.hand == h)].iloc[0]
+    rows.append({"hand": h, **{f"{label}, {k}": plots.num_ci(r[m], r[f"{m}_lo"], r[f"{m}_hi"],
+                                                             d)
+                               for m, (label, d) in MEAS.items() if m != "doubled"
+                               for k, r in (("4p", r4), ("Tuluki", r2))}})
+plots.table(pd.DataFrame(rows), f"Per deal, {deals:,} deals per contract and table")
+t2 = tul[tul.rules == "Tuluki (2 players)"]
+t4 = tul[tul.rules == "four players"]
+longer = int((t2["turns_lo"].to_numpy() > t4["turns_hi"].to_numpy()).sum())
+shorter = int((t2["turns_hi"].to_numpy() < t4["turns_lo"].to_numpy()).sum())
+text = (f"Tuluki hands last longer in table turns than four-player hands in {longer} of 9 "
+        f"contracts and shorter in {shorter} (non-overlapping 95% intervals).")
+headlines.append(text)
+display(Markdown(text))
+
+# %%
+_ = (out / "rule_sets.headlines.json").write_text(
+    json.dumps(headlines, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
