@@ -53,7 +53,7 @@ PAGES = {
     },
     "should_i_call": {
         "title": "Should I call this card, now? Call value per decision and the advisor",
-        "default": {"deals": 150, "policy_hands": 3000, "rollouts": 2000, "seed": 2027},
+        "default": {"deals": 100, "policy_hands": 2000, "rollouts": 2000, "seed": 2027},
         "tiny": {"deals": 4, "policy_hands": 60, "rollouts": 100, "seed": 1},
     },
     "rule_sets": {

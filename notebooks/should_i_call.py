@@ -24,8 +24,8 @@
 # unit (a deal's decisions share its cards).
 
 # %% tags=["parameters"]
-deals = 150  # deals per contract for the call value maps
-policy_hands = 3000  # deals for the whole-policy comparison of the variance ratio
+deals = 100  # deals per contract for the call value maps
+policy_hands = 2000  # deals for the whole-policy comparison of the variance ratio
 rollouts = 2000  # paired rollouts per advisor example
 seed = 2027
 players = 4
@@ -197,6 +197,7 @@ useful["stock_bin"] = pd.cut(useful["stock_left"], edges, right=False, labels=ra
 useful["kind"] = "calls that cut the need"
 by_stock = pd.concat([D.value_map(useful[useful.hand == h], ["hand", "stock_bin", "kind"])
                       for h in CONTRACTS], ignore_index=True)
+by_stock = by_stock[by_stock["stock_bin"].notna()].reset_index(drop=True)
 by_stock["stock"] = [names[int(i)] for i in by_stock["stock_bin"]]
 by_stock.to_csv(out / "call_value_by_stock.csv", index=False)
 fig = small_multiples(by_stock, "stock_bin", "kind",
@@ -251,6 +252,7 @@ useful["card_bin"] = pd.cut(useful["card_penalty"], pen_edges, right=False,
                             labels=range(len(pen_names)))
 by_card = pd.concat([D.value_map(useful[useful.hand == h], ["hand", "card_bin", "kind"])
                      for h in CONTRACTS], ignore_index=True)
+by_card = by_card[by_card["card_bin"].notna()].reset_index(drop=True)
 by_card["card"] = [pen_names[int(i)] for i in by_card["card_bin"]]
 by_card.to_csv(out / "call_value_by_card.csv", index=False)
 fig = small_multiples(by_card, "card_bin", "kind",
