@@ -247,6 +247,13 @@ THIN_DECISIONS = 200
 THIN_DEALS = 30
 
 
+def _deal_ids(d: pd.DataFrame) -> np.ndarray:
+    """One id per deal: ``(hand, game, attempt)`` (the hand where present, since tables of
+    several contracts reuse game numbers)."""
+    keys = [k for k in ("hand", "game", "attempt") if k in d.columns]
+    return d.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
+
+
 def value_map(decisions: pd.DataFrame, by, decision="call") -> pd.DataFrame:
     """Mean paired values of one kind of decision per cell of ``by``, with 95% intervals.
 
@@ -289,7 +296,7 @@ def value_map(decisions: pd.DataFrame, by, decision="call") -> pd.DataFrame:
     rows = []
     for key, g in d.groupby(by, observed=True, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
-        cl = g["game"].to_numpy(np.int64) * 100_003 + g["attempt"].to_numpy(np.int64)
+        cl = _deal_ids(g)
         row = dict(zip(by, key, strict=True))
         row["decisions"] = len(g)
         row["deals"] = int(len(np.unique(cl)))
@@ -318,8 +325,7 @@ def variance_ratio(decisions: pd.DataFrame, column="penalty", boot=200, seed=0) 
     boot = check_int("boot", boot, 10)
     a = decisions[f"{column}_act"].to_numpy(float)
     b = decisions[f"{column}_pass"].to_numpy(float)
-    cl = pd.factorize(decisions["game"].astype(np.int64) * 100_003
-                      + decisions["attempt"].astype(np.int64))[0]
+    cl = _deal_ids(decisions)
 
     def ratio(idx):
         x, y = a[idx], b[idx]
