@@ -99,6 +99,28 @@ for name in list(SETS)[1:]:
         headlines.append(f"{name}: no change survives the Holm adjustment at {deals:,} deals.")
 display(Markdown("\n".join(f"* {h}" for h in headlines)))
 
+# %%
+import matplotlib.pyplot as plt  # noqa: E402
+
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharex=True)
+for ax, (m, label) in zip(axes, (("turns", "table turns per hand"),
+                                 ("loser_penalty", "losers' penalty (points)")), strict=True):
+    for k, name in enumerate(list(SETS)[1:]):
+        t = cmp[cmp.rules == name]
+        x = t["hand"].to_numpy() + (k - 2.5) * 0.1
+        err = np.vstack([t[f"d_{m}"] - t[f"d_{m}_lo"], t[f"d_{m}_hi"] - t[f"d_{m}"]])
+        ax.errorbar(x, t[f"d_{m}"], yerr=err, fmt="o", ms=4, capsize=2, label=name)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(range(1, 10))
+    ax.set_xlabel("hand (contract)")
+    ax.set_ylabel(f"change in {label}")
+    ax.grid(alpha=0.3)
+axes[0].legend(fontsize=8, loc="best")
+fig.tight_layout()
+plots.show(fig, out, "rule_sets",
+           "Each variant minus the card's rules on the same deals, per contract, 95% intervals: "
+           "how much longer hands last (left) and what the losers pay (right).")
+
 # %% [markdown]
 # ## Tuluki beside the four-player table
 #
