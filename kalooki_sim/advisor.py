@@ -22,9 +22,10 @@ from ._kernels import branch as _B
 from ._kernels import engine as _E
 from ._kernels import layoff as _L
 from .analysis import mean_ci, wilson
-from .cards import JOKER, N_CODES, card_text, check_pack, to_codes
+from .cards import JOKER, N_CODES, card_text, check_pack
 from .melds import _one_card, meld_record, resolve_contract
-from .play import _setup, _threads, rules_vector
+from .needed import _parse
+from .play import _setup, _threads, defer_players, rules_vector
 
 BATCH = 250  # rollouts between checks of the margin and the clock
 
@@ -67,13 +68,6 @@ def _contract_text(g, r):
     return " + ".join(parts)
 
 
-def _hand_codes(name, cards, rules):
-    try:
-        return to_codes(cards, rules)
-    except (TypeError, ValueError) as e:
-        raise type(e)(f"{name}: {e}") from None
-
-
 def _seats(name, value, players, allow_empty=True):
     """Seat offsets (seats to the player's right, 1..players-1) from ints or a text list."""
     allowed = f"seats to your right, each 1-{players - 1} (1 = the player before you)"
@@ -112,7 +106,7 @@ def _melds(table, opened, players, rules):
                              "opened has melds down (R7); say which seats opened")
         else:
             owner = opened[i % len(opened)]
-        codes = _hand_codes("table", m, rules)
+        codes = _parse("table", m, rules)
         try:
             rec = meld_record(codes)
         except ValueError as e:
@@ -132,7 +126,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
                                      f"a hand number 1-{rules.hands} or a (groups, runs) pair "
                                      "of the rules' schedule"))
     cards, g, r = rules.deal(hand_no)
-    codes = _hand_codes("hand", hand, rules)
+    codes = _parse("hand", hand, rules)
     top = _one_card(card, rules)
     if top == JOKER:
         raise ValueError("card='JK' is not allowed; a joker is never discarded (R6)")
@@ -151,7 +145,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
             f"calls_made={calls_made} (R2, R9)")
     opened = _seats("opened", opened, P)
     melds = _melds(table, opened, P, rules)
-    seen_codes = _hand_codes("seen", seen, rules)
+    seen_codes = _parse("seen", seen, rules)
     shown = [codes, [top], seen_codes] + [m[2] for m in melds]
     try:
         check_pack(np.concatenate(shown), rules)
@@ -344,9 +338,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     >>> a.action, a.rollouts
     ('take', 200)
     """
-    if rules is not None and players == 4:  # the default defers to the rules' table
-        players = None
-    rules, pols, pol, seed, _ = _setup(players, policies, seed, rules, None)
+    rules, pols, pol, seed, _ = _setup(defer_players(players, rules), policies, seed, rules, None)
     if rules.tuluki:
         raise ValueError("rules with tuluki=True are not allowed here: the advisor weighs "
                          "Kalooki's R9 offers (take, or call out of turn); Tuluki's discard "

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ._checks import check_int, not_allowed
 from .play import play_hands
@@ -42,17 +41,11 @@ def _per_deal(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _ci(x):
+    """Mean and 95% t interval of the finite values of ``x`` (NaN: a deal not scored)."""
+    from .analysis import mean_ci
+
     x = np.asarray(x, float)
-    x = x[~np.isnan(x)]
-    n = x.size
-    if n == 0:
-        return np.nan, np.nan, np.nan
-    m = x.mean()
-    if n < 2:
-        return m, np.nan, np.nan
-    sd = x.std(ddof=1)
-    half = stats.t.ppf(0.975, n - 1) * sd / np.sqrt(n) if sd > 0 else 0.0
-    return m, m - half, m + half
+    return mean_ci(x[~np.isnan(x)])[:3]
 
 
 def compare_rules(rule_sets, n, hands=range(1, 10), players=4, policies="greedy", seed=0,

@@ -21,7 +21,7 @@ from ._kernels import branch as _B
 from ._kernels import engine as _E
 from ._kernels import needed as _NK
 from .cards import card_text
-from .play import _setup, _threads, rules_vector
+from .play import _setup, _threads, defer_players, rules_vector
 from .trace import Trace, _records
 
 _DECISION = np.array(["take", "call"])
@@ -169,9 +169,8 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     (True, True)
     """
     n = check_int("n", n, 0)
-    if rules is not None and players == 4:  # the default defers to the rules' table
-        players = None
-    rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
+    rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
+                                             rules, threads)
     rules.deal(hand)
     replicas = check_int("replicas", replicas, 1, 10_000)
     by_seat = check_choice("pairing", pairing, ("seat", "stock")) == "seat"
@@ -215,9 +214,8 @@ def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
     >>> t.records[-1]["event"] in ("score", "void")
     True
     """
-    if rules is not None and players == 4:
-        players = None
-    rules, pols, pol, seed, _ = _setup(players, policies, seed, rules, None)
+    rules, pols, pol, seed, _ = _setup(defer_players(players, rules), policies, seed, rules,
+                                       None)
     game = check_seed(game, "game")
     attempt = check_seed(attempt, "attempt")
     rules.deal(hand)

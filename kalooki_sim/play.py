@@ -55,6 +55,12 @@ def _seats(players, rules=None):
     return check_players(players)
 
 
+def defer_players(players, rules):
+    """For entry points whose ``players`` defaults to 4: with ``rules`` given, that default
+    defers to ``rules.players`` (None); any other value is checked against them by _setup."""
+    return None if rules is not None and players == 4 else players
+
+
 def _setup(players, policies, seed, rules, threads):
     """Validated (rules, policies, policy matrix, seed, threads) for the entry points."""
     if rules is None:

@@ -45,6 +45,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 import kalooki_sim as ks
+from kalooki_sim import analysis as A
 from kalooki_sim import decisions as D
 from kalooki_sim import plots
 
@@ -300,10 +301,7 @@ tuned["contract"] = tuned["hand"].map(CONTRACTS)
 # Holm over the nine confirmations: is the tuned rule better than expert's in this contract?
 z = tuned["gain"] / ((tuned["gain_hi"] - tuned["gain_lo"]) / (2 * stats.norm.ppf(0.975)))
 p = np.where(tuned["gain_hi"] > tuned["gain_lo"], stats.norm.cdf(z), 1.0)  # one-sided: gain < 0
-order = np.argsort(p)
-holm = np.empty(len(p))
-holm[order] = np.minimum(1, np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p)))))
-tuned["p_holm"] = holm
+tuned["p_holm"] = A.holm(p)
 show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
             "confirm_deals", "adopted", "p_holm"]],
      caption="Tuned call rules per contract, confirmed on fresh deals", names=
