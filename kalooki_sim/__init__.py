@@ -1,25 +1,33 @@
 """kalooki_sim: Monte Carlo statistics for Jamaican Kalooki, the nine-contract rummy.
 
-Layers: ``_kernels`` (Numba, numeric encoding) -> the public API re-exported here (cards,
-rules, melds, policies, play, trace, simulate; the referee in ``kalooki_sim.referee``; the
-``kalooki`` command in ``kalooki_sim.cli``) -> ``analysis``,
-``plots`` and the notebooks. The rules are in ``kalooki_sim/RULES.md``.
+The package in layers, each importing only the ones before it (``tests/test_layers.py``
+checks every import):
+
+* ``game``: cards, rules and formats, melds (opening solver, lay-offs), the referee;
+* ``engine``: the compiled table split by phase, policies, ``play_hands``/``play_games``,
+  traces;
+* ``players``: cards still needed and outs, the tuned call policies;
+* ``studies``: ``simulate``/``Run``, tournaments, call decisions, the advisor;
+* ``analysis``: statistics, one private module per trade behind one namespace;
+* ``report``: plots, the report builder, the notebook widgets;
+* the shells: this namespace, the ``kalooki`` command (``cli``) and ``bench``.
+
+The public API is re-exported here. The rules are in ``kalooki_sim/RULES.md``.
 """
 
-from .advisor import Advice, advise
-from .cards import JOKER, PENALTY, card_text, parse_cards, penalty, to_codes
-from .decisions import call_decisions, trace_decision
-from .melds import Opening, can_lay_off, lay_off, meld_kind, solve_opening
-from .needed import cards_needed, outs
-from .play import play_games, play_hands
-from .policies import Policy, preset
-from .rules import JAMAICAN_SCHEDULE, Rules
-from .study import Run, simulate
-from .tournament import tournament
-from .trace import Trace, trace
-from .tuning import tune_calls, tuned_policy
-
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
+from .engine.play import play_games, play_hands
+from .engine.policies import Policy, preset
+from .engine.trace import Trace, trace
+from .game.cards import JOKER, PENALTY, card_text, parse_cards, penalty, to_codes
+from .game.melds import Opening, can_lay_off, lay_off, meld_kind, solve_opening
+from .game.rules import JAMAICAN_SCHEDULE, Rules
+from .players.needed import cards_needed, outs
+from .players.tuning import tune_calls, tuned_policy
+from .studies.advisor import Advice, advise
+from .studies.decisions import call_decisions, trace_decision
+from .studies.study import Run, simulate
+from .studies.tournament import tournament
 
 __all__ = [
     "Advice",

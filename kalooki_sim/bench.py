@@ -16,8 +16,8 @@ import numba
 import numpy as np
 from numba import njit
 
-from ._kernels import solver as _sk
-from .cards import JOKER, hand_counts
+from .game._kernels import solver as _sk
+from .game.cards import JOKER, hand_counts
 
 PACK = np.array([c for c in range(52) for _ in range(2)] + [JOKER] * 4, dtype=np.int64)
 
@@ -63,7 +63,7 @@ def bench_engine(n_games: int = 3000, seed: int = 0,
 
     Times the engine itself (no DataFrame), best of two runs, on 1 and 2 threads.
     """
-    from .play import _run, _setup
+    from .engine.play import _run, _setup
 
     rules, _, pol, seed, _ = _setup(4, policy, seed, None, None)
     games = np.arange(n_games)
@@ -169,7 +169,7 @@ def main_needed() -> None:
         print(f"{n:>5} {f'{g}g+{r}r':>9} {med:>10.2f} {mean:>9.2f}")
 
 
-from ._kernels import needed as _nk  # noqa: E402  (appended section)
+from .engine._kernels import needed as _nk  # noqa: E402  (appended section)
 
 # -- call value per decision and the advisor (issue 9) ------------------------------------------
 
@@ -181,7 +181,7 @@ ADVISOR_CASE = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q�
 def bench_advisor(rollouts: int = 2000, repeats: int = 3) -> list[tuple[str, float]]:
     """Seconds for ``advise(**ADVISOR_CASE, rollouts=rollouts)`` with a warm cache, per policy
     (the best of ``repeats`` runs, all cores)."""
-    from .advisor import advise
+    from .studies.advisor import advise
 
     rows = []
     for policy in ("greedy", "expert"):
@@ -195,7 +195,7 @@ def bench_advisor(rollouts: int = 2000, repeats: int = 3) -> list[tuple[str, flo
 def bench_decisions(deals: int = 100) -> list[tuple[str, int, float, int]]:
     """Deals per second of ``call_decisions`` (expert, 4 players) in hands 1, 5 and 9:
     rows (policy, hand, deals/s, decisions per deal)."""
-    from .decisions import call_decisions
+    from .studies.decisions import call_decisions
 
     rows = []
     for hand in (1, 5, 9):
@@ -235,7 +235,7 @@ if __name__ == "__main__":
 def bench_threads(games: int = 20_000, hand: int = 9, seed: int = 0) -> list[tuple[int, float]]:
     """Hands per second of a summary-only :func:`~kalooki_sim.simulate` run on 1 and 2 threads
     (greedy, 4 players, one hand per game; the Parquet and aggregate work included)."""
-    from .study import simulate
+    from .studies.study import simulate
 
     simulate(50, hand=hand, seed=seed, summary_only=True)  # compile / load cache
     rows = []
@@ -251,7 +251,7 @@ def bench_threads(games: int = 20_000, hand: int = 9, seed: int = 0) -> list[tup
 def bench_cluster(games: int = 20_000, hand: int = 9, seed: int = 0) -> dict:
     """Seconds for the same summary-only run on 2 numba threads and on a dask LocalCluster of
     2 single-threaded workers (start-up, warming and the futures included)."""
-    from .study import simulate
+    from .studies.study import simulate
 
     simulate(50, hand=hand, seed=seed, summary_only=True)
     out = {}
@@ -305,3 +305,60 @@ def main_studies(memory_hands=(100_000, 1_000_000)) -> None:
 
 if __name__ == "__main__":
     main_studies()
+
+
+# -- our estimators against scipy.stats (issue 16) ----------------------------------------------
+
+
+def bench_estimators(repeats: int = 20, seed: int = 0) -> list[tuple[str, str, float, float]]:
+    """Median µs per call of our estimators and of ``scipy.stats``'s, on the report's shapes.
+
+    Rows ``(estimator, shape, ours, scipy)``: Wilson over a 54-cell table (nine contracts x six
+    table sizes, ``binomtest(...).proportion_ci`` per cell), the t interval of a mean of 4,000
+    per-deal values (``ttest_1samp(...).confidence_interval``), and a 1,000-draw percentile
+    bootstrap of a mean of 4,000 per-deal values (``scipy.stats.bootstrap``, vectorized).
+    Holm's adjustment has no ``scipy.stats`` twin (``false_discovery_control`` is BH/BY).
+    """
+    from scipy import stats
+
+    from .analysis import bootstrap_means, mean_ci, wilson
+
+    rng = np.random.default_rng(seed)
+    n = rng.integers(500, 5000, 54)
+    k = rng.binomial(n, 0.3)
+    x = rng.normal(40, 30, 4000).round()
+
+    def med(f):
+        ts = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            f()
+            ts.append(time.perf_counter() - t0)
+        return float(np.median(ts)) * 1e6
+
+    rows = [
+        ("Wilson", "54 cells",
+         med(lambda: wilson(k, n)),
+         med(lambda: [stats.binomtest(int(a), int(b)).proportion_ci(method="wilson")
+                      for a, b in zip(k, n, strict=True)])),
+        ("t interval", "4,000 values",
+         med(lambda: mean_ci(x)),
+         med(lambda: stats.ttest_1samp(x, 0.0).confidence_interval())),
+        ("percentile bootstrap", "4,000 values x 1,000",
+         med(lambda: bootstrap_means({"x": x}, n_boot=1000)),
+         med(lambda: stats.bootstrap((x,), np.mean, n_resamples=1000, method="percentile",
+                                     vectorized=True, random_state=1))),
+    ]
+    return rows
+
+
+def main_estimators() -> None:
+    """Print :func:`bench_estimators`."""
+    print("\nestimators, median µs per call: ours (kalooki_sim.analysis) vs scipy.stats")
+    print(f"{'estimator':>22} {'shape':>22} {'ours':>10} {'scipy':>10}")
+    for name, shape, ours, sp in bench_estimators():
+        print(f"{name:>22} {shape:>22} {ours:>10,.0f} {sp:>10,.0f}")
+
+
+if __name__ == "__main__":
+    main_estimators()

@@ -36,7 +36,7 @@ _FORMATTER = argparse.RawDescriptionHelpFormatter
 
 def _rules_field_docs() -> dict[str, str]:
     """Each Rules field's description from its numpydoc Parameters section."""
-    from .rules import Rules
+    from .game.rules import Rules
 
     doc = Rules.__doc__ or ""
     section = doc.split("Parameters\n    ----------\n", 1)[-1].split("\n    Examples", 1)[0]
@@ -73,7 +73,7 @@ def _schedule(text: str):
 
 def add_rules_flags(parser) -> None:
     """One flag per :class:`~kalooki_sim.Rules` field (none forgotten: derived from it)."""
-    from .rules import FORMATS, PACKS, Rules
+    from .game.rules import FORMATS, PACKS, Rules
 
     docs = _rules_field_docs()
     hints = typing.get_type_hints(Rules)
@@ -105,7 +105,7 @@ def add_rules_flags(parser) -> None:
 
 def rules_from(args):
     """A :class:`~kalooki_sim.Rules` from the ``--<field>`` flags, or ``None`` when none given."""
-    from .rules import FORMATS, Rules
+    from .game.rules import FORMATS, Rules
 
     given = {k[5:]: v for k, v in vars(args).items() if k.startswith("rule_") and v is not None}
     fmt = getattr(args, "rules_format", None)
@@ -167,7 +167,7 @@ def _progress(args):
 
 def cmd_simulate(args) -> int:
     """``kalooki simulate``."""
-    from .study import simulate
+    from .studies.study import simulate
 
     if args.resume and args.force:
         raise UsageError("--resume and --force exclude each other; give one")
@@ -187,7 +187,7 @@ def cmd_simulate(args) -> int:
 
 def cmd_replay(args) -> int:
     """``kalooki replay``."""
-    from .trace import trace
+    from .engine.trace import trace
 
     t = trace(args.seed, game=args.game, hand=args.hand or 1, policies=_policies(args.policies),
               rules=rules_from(args), whole_game=args.hand is None)
@@ -204,7 +204,7 @@ def cmd_rules(args) -> int:
     """``kalooki rules``."""
     import pandas as pd
 
-    from .rules import Rules
+    from .game.rules import Rules
 
     rules = rules_from(args) or Rules()
     docs = _rules_field_docs()
@@ -231,7 +231,7 @@ def cmd_rules(args) -> int:
 
 def cmd_tournament(args) -> int:
     """``kalooki tournament``."""
-    from .tournament import tournament
+    from .studies.tournament import tournament
 
     pols = _policies(args.policies)
     pols = pols if isinstance(pols, list) else [pols]
@@ -252,7 +252,7 @@ def cmd_tournament(args) -> int:
 
 def _cards(name, text):
     """Validate card text with :func:`~kalooki_sim.parse_cards` (the API's message)."""
-    from .cards import parse_cards
+    from .game.cards import parse_cards
 
     try:
         return parse_cards(text)
@@ -313,7 +313,7 @@ def cmd_advise(args) -> int:
 
 def cmd_report(args) -> int:
     """``kalooki report``: the same as ``make report``."""
-    from . import report
+    from .report import build as report
 
     argv = ["--out", args.out] if args.out else []
     report.main(argv + (["--tiny"] if args.tiny else []))
@@ -369,7 +369,7 @@ def _sub(subs, name, func, help_, description):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``kalooki`` argument parser with every sub-command."""
-    from . import __version__
+    from ._version import __version__
 
     ap = _Parser(prog="kalooki", formatter_class=_FORMATTER,
                  description="Monte Carlo statistics for Jamaican Kalooki (kalooki_sim).",

@@ -34,7 +34,7 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim import plots
+from kalooki_sim.report import plots
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
@@ -56,16 +56,10 @@ display(Markdown(f"{len(SETS)} rule sets x 9 contracts x {deals:,} shared deals,
 MEAS = {"turns": ("table turns per hand", 1), "void": ("void first deals", 3),
         "doubled": ("hands doubled", 3), "loser_penalty": ("losers' penalty", 1)}
 FAMILY = [(name, h, m) for name in list(SETS)[1:] for h in range(1, 10) for m in MEAS]
-p = []
-for name, h, m in FAMILY:
-    r = cmp[(cmp.rules == name) & (cmp.hand == h)].iloc[0]
-    half = (r[f"d_{m}_hi"] - r[f"d_{m}_lo"]) / 2
-    if not np.isfinite(half) or half == 0:
-        p.append(1.0 if r[f"d_{m}"] == 0 or not np.isfinite(r[f"d_{m}"]) else 0.0)
-    else:
-        z = r[f"d_{m}"] / (half / 1.959964)
-        p.append(float(2 * (1 - A.stats.norm.cdf(abs(z)))))
-adj = A.holm(np.array(p))
+rows = [cmp[(cmp.rules == name) & (cmp.hand == h)].iloc[0] for name, h, _ in FAMILY]
+p = A.p_from_ci(*(np.array([r[f"d_{m}{end}"] for r, (_, _, m) in zip(rows, FAMILY, strict=True)])
+                  for end in ("", "_lo", "_hi")))
+adj = A.holm(p)
 sig = {k: a < 0.05 for k, a in zip(FAMILY, adj, strict=True)}
 
 

@@ -46,8 +46,7 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim import decisions as D
-from kalooki_sim import plots
+from kalooki_sim.report import plots
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
@@ -90,7 +89,7 @@ display(Markdown(
 # unpaired comparison would need for the same precision.
 
 # %%
-vr_dec = D.variance_ratio(dec, boot=200, seed=seed)
+vr_dec = A.variance_ratio(dec, boot=200, seed=seed)
 expert = ks.preset(policies) if isinstance(policies, str) else policies
 never = replace(expert, name=f"{expert.name}, never calls", call_limit=0)
 whole = []
@@ -103,7 +102,7 @@ for h in (1, 5, 9):
     pb = b[b.seat == 0].set_index("game")["penalty"].astype(float)
     whole.append(pd.DataFrame({"game": pa.index, "hand": h, "penalty_act": pa.to_numpy(),
                                "penalty_pass": pb.loc[pa.index].to_numpy(), "attempt": 0}))
-vr_pol = D.variance_ratio(pd.concat(whole, ignore_index=True), boot=200, seed=seed)
+vr_pol = A.variance_ratio(pd.concat(whole, ignore_index=True), boot=200, seed=seed)
 vr = pd.DataFrame([
     {"comparison": "per decision (branch at the offer, stock dealt by seat)", **vr_dec},
     {"comparison": f"whole policy ({expert.name} vs never calling, hands 1, 5, 9)", **vr_pol},
@@ -179,7 +178,7 @@ def small_multiples(table, x, series, title, xlabel, xticks=None):
 calls = dec[(dec["decision"] == "call") & dec["needed_after"].notna()].copy()
 calls["needed_after_c"] = calls["needed_after"].clip(upper=6).astype(float)
 calls["effect"] = np.where(calls["helps"], "the card cuts the need", "it does not")
-by_need = pd.concat([D.value_map(calls[calls.hand == h], ["hand", "needed_after_c", "effect"])
+by_need = pd.concat([A.value_map(calls[calls.hand == h], ["hand", "needed_after_c", "effect"])
                      for h in CONTRACTS], ignore_index=True)
 by_need.to_csv(out / "call_value_by_need.csv", index=False)
 fig = small_multiples(by_need, "needed_after_c", "effect",
@@ -196,7 +195,7 @@ edges = [0, 10, 20, 30, 40, 50, 200]
 names = ["0-9", "10-19", "20-29", "30-39", "40-49", "50+"]
 useful["stock_bin"] = pd.cut(useful["stock_left"], edges, right=False, labels=range(len(names)))
 useful["kind"] = "calls that cut the need"
-by_stock = pd.concat([D.value_map(useful[useful.hand == h], ["hand", "stock_bin", "kind"])
+by_stock = pd.concat([A.value_map(useful[useful.hand == h], ["hand", "stock_bin", "kind"])
                       for h in CONTRACTS], ignore_index=True)
 by_stock = by_stock[by_stock["stock_bin"].notna()].reset_index(drop=True)
 by_stock["stock"] = [names[int(i)] for i in by_stock["stock_bin"]]
@@ -251,7 +250,7 @@ pen_edges = [0, 6, 10, 11, 16]
 pen_names = ["2-5 (and red aces)", "6-9", "10, J, Q, K", "black ace"]
 useful["card_bin"] = pd.cut(useful["card_penalty"], pen_edges, right=False,
                             labels=range(len(pen_names)))
-by_card = pd.concat([D.value_map(useful[useful.hand == h], ["hand", "card_bin", "kind"])
+by_card = pd.concat([A.value_map(useful[useful.hand == h], ["hand", "card_bin", "kind"])
                      for h in CONTRACTS], ignore_index=True)
 by_card = by_card[by_card["card_bin"].notna()].reset_index(drop=True)
 by_card["card"] = [pen_names[int(i)] for i in by_card["card_bin"]]
@@ -271,7 +270,7 @@ plots.show(fig, out, "call_value_by_card",
 # %%
 takes = dec[dec["decision"] == "take"].copy()
 takes["effect"] = np.where(takes["helps"], "the card cuts the need", "it does not")
-take_map = D.value_map(takes, ["hand", "effect"], decision="take")
+take_map = A.value_map(takes, ["hand", "effect"], decision="take")
 take_map["contract"] = take_map["hand"].map(CONTRACTS)
 take_map.to_csv(out / "take_value.csv", index=False)
 show(take_map[["contract", "effect", "decisions", "deals", "d_penalty", "d_penalty_lo",
@@ -292,15 +291,12 @@ show(take_map[["contract", "effect", "decisions", "deals", "d_penalty", "d_penal
 # run time are in the CSV's header).
 
 # %%
-from scipy import stats
-
-from kalooki_sim import tuning
+from kalooki_sim.players import tuning
 
 tuned = tuning.tuned_table()
 tuned["contract"] = tuned["hand"].map(CONTRACTS)
 # Holm over the nine confirmations: is the tuned rule better than expert's in this contract?
-z = tuned["gain"] / ((tuned["gain_hi"] - tuned["gain_lo"]) / (2 * stats.norm.ppf(0.975)))
-p = np.where(tuned["gain_hi"] > tuned["gain_lo"], stats.norm.cdf(z), 1.0)  # one-sided: gain < 0
+p = A.p_from_ci(tuned["gain"], tuned["gain_lo"], tuned["gain_hi"], alternative="less")
 tuned["p_holm"] = A.holm(p)
 show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
             "confirm_deals", "adopted", "p_holm"]],
@@ -363,7 +359,7 @@ for i, (title, sit) in enumerate(EXAMPLES, 1):
 
 # %%
 if interactive:
-    from kalooki_sim.widgets import advisor_widget
+    from kalooki_sim.report.widgets import advisor_widget
 
     form = advisor_widget(policies=policies, rollouts=rollouts, rules=rules)
     display(form.widget)

@@ -34,7 +34,7 @@ from scipy import stats
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim import plots
+from kalooki_sim.report import plots
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)
@@ -305,7 +305,7 @@ check(abs(pred - pw) / pw < 0.05,
 # hand 2 (two groups and a run), four `expert` players; the unit of every interval is the deal.
 
 # %%
-from kalooki_sim.decisions import value_map  # noqa: E402
+from kalooki_sim.analysis import value_map  # noqa: E402
 
 n_dec = max(20, min(deals // 10_000, 150))
 dec = ks.call_decisions(n_dec, 2, policies="expert", seed=stream(5))

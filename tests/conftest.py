@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
-from kalooki_sim.cards import JOKER
+from kalooki_sim.game.cards import JOKER
 
 settings.register_profile("default", deadline=None, max_examples=200, derandomize=True)
 settings.load_profile("default")

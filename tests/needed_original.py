@@ -5,7 +5,7 @@ Cards needed to lay a contract (issue 8): the Kalooki counterpart of Mahjong's s
 Problem
 -------
 A hand ``counts[suit, rank]`` plus ``jokers``, a contract of ``g`` groups and ``r`` runs, and
-the copies the pack can still supply ``avail[code]`` (codes of :mod:`kalooki_sim.cards`, 52 =
+the copies the pack can still supply ``avail[code]`` (codes of :mod:`kalooki_sim.game.cards`, 52 =
 joker). Find the least number of cards to add so that the hand can lay the contract (R3-R5,
 R7); the hand may keep cards it does not use.
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim._kernels import branch as B
-from kalooki_sim._kernels import engine as E
+from kalooki_sim.engine._kernels import branch as B
+from kalooki_sim.engine._kernels import engine as E
 
 COMPLETE = dict(hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", card="6♦", contract=1)
 
@@ -59,7 +59,7 @@ def test_situation_with_table_opened_and_seen_cards():
 def test_sampled_tables_are_full_legal_tables():
     """Every sample holds the whole pack: the player's hand, the table and the pile as typed,
     the hidden cards dealt to the opponents (sizes as documented), the pile and the stock."""
-    from kalooki_sim.advisor import _situation
+    from kalooki_sim.studies.advisor import _situation
 
     rules = ks.Rules()
     t, hand_no, flat, opp, extra, mask, info = _situation(

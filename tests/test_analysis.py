@@ -10,7 +10,7 @@ from scipy import stats
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim import plots
+from kalooki_sim.report import plots
 
 
 def test_wilson_matches_scipy():

@@ -3,7 +3,7 @@
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim.cards import JOKER, card_text, to_codes
+from kalooki_sim.game.cards import JOKER, card_text, to_codes
 
 
 def test_R1_unicode_ascii_and_lower_case_agree():

@@ -5,8 +5,8 @@ import itertools
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim.cards import card_text
-from kalooki_sim.compare import MEASURES, compare_rules
+from kalooki_sim.analysis import MEASURES, compare_rules
+from kalooki_sim.game.cards import card_text
 
 
 def test_a_rule_set_against_itself_differs_by_exactly_zero():

@@ -14,7 +14,7 @@ import pytest
 
 import kalooki_sim as ks
 from kalooki_sim.analysis import mean_ci
-from kalooki_sim.referee import check
+from kalooki_sim.game.referee import check
 
 
 @pytest.fixture(scope="module")
@@ -132,9 +132,9 @@ def test_C3_decisions_do_not_depend_on_threads_and_replicas_keep_the_main_line()
 def test_replicas_deal_again_only_what_the_seat_has_not_seen():
     """``reshuffle_unseen`` keeps the seat's hand, the table, the pile, the hand sizes and the
     cards others are known to hold (taken from the pile), and only permutes the rest."""
-    from kalooki_sim._kernels import branch as B
-    from kalooki_sim._kernels import engine as E
-    from kalooki_sim.play import rules_vector
+    from kalooki_sim.engine._kernels import branch as B
+    from kalooki_sim.engine._kernels import engine as E
+    from kalooki_sim.engine.play import rules_vector
 
     rules = ks.Rules()
     rv = rules_vector(rules, 3)

@@ -7,7 +7,7 @@ import pytest
 import reference
 
 import kalooki_sim as ks
-from kalooki_sim.referee import RefereeError, check
+from kalooki_sim.game.referee import RefereeError, check
 
 #: every per-seat result column the referee re-derives from the log
 COLS = ["seat", "dealer", "attempt", "penalty", "went_out", "calls", "opened", "cards_left",

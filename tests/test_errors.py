@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim import _checks as C
 from kalooki_sim import analysis as A
+from kalooki_sim.game import _checks as C
 
 # -- the checkers ---------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ def test_lay_off_card_is_exactly_one_card():
 
 
 def test_meld_record_owner_is_a_seat():
-    from kalooki_sim.melds import meld_record
+    from kalooki_sim.game.melds import meld_record
 
     with pytest.raises(ValueError, match=r"owner=8 is not allowed; give an integer 0-7"):
         meld_record("7♣ 7♥ 7♦", owner=8)
@@ -129,7 +129,7 @@ def test_policy_accepts_numpy_integers():
 
 @pytest.mark.parametrize("bad", [None, 3, {"greedy": 1}])
 def test_seat_policies_type(bad):
-    from kalooki_sim.policies import seat_policies
+    from kalooki_sim.engine.policies import seat_policies
 
     with pytest.raises(TypeError, match=r"policies=.* is not allowed; give a preset name"):
         seat_policies(bad, 4)
@@ -296,7 +296,7 @@ def test_outs_and_simulations_use_the_same_checks():
 def test_check_real_accepts_exact_fractions():
     from fractions import Fraction
 
-    from kalooki_sim._checks import check_real
+    from kalooki_sim.game._checks import check_real
 
     assert check_real("exact", Fraction(1, 3), 0, 1) == pytest.approx(1 / 3)
 

@@ -181,3 +181,24 @@ def test_call_games_reports_win_share_and_relative_total():
     for c in ("win_share", "rel_total", "d_win_share"):
         assert ((t[f"{c}_lo"] <= t[c]) & (t[c] <= t[f"{c}_hi"])).all()
     assert (t["fair"] == 0.25).all()
+
+
+def test_p_from_ci_matches_the_normal_test_it_replaces():
+    """The p-values the notebooks computed by hand from 95% intervals (rule_sets: two-sided;
+    should_i_call: one-sided, gain below zero) now come from ``A.p_from_ci``."""
+
+    rng = np.random.default_rng(3)
+    est = rng.normal(0, 5, 200)
+    half = rng.uniform(0.5, 8, 200)
+    lo, hi = est - half, est + half
+    z = est / ((hi - lo) / (2 * stats.norm.ppf(0.975)))
+    assert np.array_equal(A.p_from_ci(est, lo, hi, alternative="less"), stats.norm.cdf(z))
+    assert np.allclose(A.p_from_ci(est, lo, hi), 2 * stats.norm.sf(np.abs(z)), rtol=1e-12)
+    assert np.allclose(A.p_from_ci(est, lo, hi, alternative="greater"), stats.norm.sf(z))
+    # exact values (zero width) and estimates that are not finite
+    p = A.p_from_ci([0.0, 3.0, -3.0, np.nan], [0.0, 3.0, -3.0, 0.0], [0.0, 3.0, -3.0, 1.0])
+    assert p.tolist() == [1.0, 0.0, 0.0, 1.0]
+    assert A.p_from_ci(-3.0, -3.0, -3.0, alternative="less") == 0.0
+    assert A.p_from_ci(3.0, 3.0, 3.0, alternative="less") == 1.0
+    with pytest.raises(ValueError, match="alternative"):
+        A.p_from_ci(1.0, 0.0, 2.0, alternative="below")

@@ -3,7 +3,7 @@
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim.rules import FORMATS, JAMAICAN_SCHEDULE
+from kalooki_sim.game.rules import FORMATS, JAMAICAN_SCHEDULE
 
 
 def test_V7_formats_are_slices_of_the_jamaican_nine():

@@ -134,7 +134,7 @@ def test_seven_and_eight_players_with_more_decks():
 
 
 def test_stalled_hand_is_logged_and_refereed():
-    from kalooki_sim.referee import check
+    from kalooki_sim.game.referee import check
 
     pol = ks.Policy("stubborn", call_gain=0, take_gain=0)
     with pytest.warns(RuntimeWarning, match="stalled"):

@@ -5,7 +5,7 @@ from conftest import to_ref
 from reference import lay_off_run
 
 import kalooki_sim as ks
-from kalooki_sim.cards import JOKER, card_text
+from kalooki_sim.game.cards import JOKER, card_text
 
 
 def test_R11_card06_example_then_R10_low_end_still_illegal():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from reference import best_opening, best_opening_value, is_group, run_positions
 
 import kalooki_sim as ks
-from kalooki_sim.cards import PENALTY, to_codes
+from kalooki_sim.game.cards import PENALTY, to_codes
 
 
 @pytest.mark.parametrize("meld", ["4♠ 4♥ JK", "7♥ JK 7♠ JK", "K♠ K♠ K♥", "A♣ A♥ A♦ A♠ JK"])

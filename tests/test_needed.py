@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import kalooki_sim as ks
-from kalooki_sim.cards import JOKER
+from kalooki_sim.game.cards import JOKER
 
 
 def test_R3_R4_cards_needed_examples():
@@ -263,7 +263,7 @@ def _mismatches(seed, n_hands):
     import needed_original
     from numba import njit
 
-    from kalooki_sim._kernels import needed as nk
+    from kalooki_sim.engine._kernels import needed as nk
 
     @njit
     def both(counts, jokers, gs, rs, v6, avail, new, old):

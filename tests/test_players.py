@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim.referee import check
+from kalooki_sim.game.referee import check
 
 
 def test_expert_preset_counts_exactly_and_defends():
     p = ks.preset("expert")
     assert p.exact and p.defend and p.call_limit is None
-    assert "expert" in ks.policies.PRESETS
+    assert "expert" in ks.engine.policies.PRESETS
 
 
 def test_expert_tables_are_refereed_every_contract():

@@ -4,9 +4,9 @@ import numpy as np
 from conftest import random_hand
 
 import kalooki_sim as ks
-from kalooki_sim._kernels import engine as E
-from kalooki_sim._kernels.needed import new_workspace as needed_workspace
-from kalooki_sim.cards import JOKER, PENALTY
+from kalooki_sim.engine._kernels import engine as E
+from kalooki_sim.engine._kernels.needed import new_workspace as needed_workspace
+from kalooki_sim.game.cards import JOKER, PENALTY
 
 
 def need_twin(row, g, r):

@@ -16,8 +16,8 @@ from conftest import to_ref
 from reference import best_opening_value
 
 import kalooki_sim as ks
-from kalooki_sim.cards import to_codes
-from kalooki_sim.referee import _CHECKS, RefereeError, check
+from kalooki_sim.game.cards import to_codes
+from kalooki_sim.game.referee import _CHECKS, RefereeError, check
 
 # -- record builders ------------------------------------------------------------------------
 

@@ -103,7 +103,7 @@ def test_max_replays():
 
 
 def test_V8_policy_call_limits():
-    from kalooki_sim._kernels import engine as E
+    from kalooki_sim.engine._kernels import engine as E
 
     # presets without a number call up to the rules' limit: no limit of their own (-1)
     for name in ("greedy", "random", "hold-for-double"):

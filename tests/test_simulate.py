@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim.study import MOMENTS, aggregate, merge, simulate
+from kalooki_sim.studies.study import MOMENTS, aggregate, merge, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -278,7 +278,7 @@ def test_local_cluster_resumes_a_threads_run(tmp_path):
 
 def test_threads_do_not_change_the_run():
     one = simulate(20, hand=7, seed=2, threads=1, chunk_games=8)
-    two = simulate(20, hand=7, seed=2, threads=min(2, ks.play.numba.config.NUMBA_NUM_THREADS),
-                   chunk_games=8)
+    threads = min(2, ks.engine.play.numba.config.NUMBA_NUM_THREADS)
+    two = simulate(20, hand=7, seed=2, threads=threads, chunk_games=8)
     assert _files(one) == _files(two)
     assert np.array_equal(one.summary().to_numpy(), two.summary().to_numpy())

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim._kernels import engine as E
-from kalooki_sim.cards import card_text, to_codes
-from kalooki_sim.play import rules_vector
-from kalooki_sim.referee import check
-from kalooki_sim.trace import _records
+from kalooki_sim.engine._kernels import engine as E
+from kalooki_sim.engine.play import rules_vector
+from kalooki_sim.engine.trace import _records
+from kalooki_sim.game.cards import card_text, to_codes
+from kalooki_sim.game.referee import check
 
 RT = ks.Rules(players=2, tuluki=True)
 A, B = 0, 1

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import kalooki_sim as ks
-from kalooki_sim import tuning as T
+from kalooki_sim.players import tuning as T
 
 EXPERT = ks.preset("expert")
 NEVER = replace(EXPERT, name="never", call_limit=0)           # expert that never calls (R9.2)

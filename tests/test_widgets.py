@@ -4,7 +4,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from kalooki_sim.widgets import advisor_widget  # noqa: E402
+from kalooki_sim.report.widgets import advisor_widget  # noqa: E402
 
 
 def test_the_button_advises_on_the_typed_situation():

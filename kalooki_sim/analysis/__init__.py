@@ -1,0 +1,86 @@
+"""Analysis: pandas tables with 95% confidence intervals over the rows the engine and the
+studies produce; one namespace over private modules, one per trade (as ``scipy.stats``):
+
+* ``_intervals``: Wilson (and cluster-robust), Student t, Welch, quantile intervals;
+* ``_difficulty``: contract difficulty, seat advantage, the chance a deal holds its contract;
+* ``_survival``: opening speed with censoring (Kaplan-Meier);
+* ``_calls``: call value against penalty exposure, whole-game call results, and the
+  summaries of ``call_decisions`` (``value_map``, ``variance_ratio``);
+* ``_multiplicity``: Holm, sign claims, rank intervals, p-values from intervals;
+* ``_exact``: exact probabilities for teaching and their simulated twins;
+* ``_rules``: rule sets side by side on the same deals (``compare_rules``);
+* ``_words``: sentences built from the numbers.
+
+May import ``game``, ``engine``, ``players`` and ``studies``.
+
+Examples
+--------
+>>> from kalooki_sim import analysis as A
+>>> A.wilson(0, 10)[2] > 0, A.holm([0.01, 0.04]).round(2).tolist()
+(True, [0.02, 0.04])
+"""
+
+from ._calls import (
+    CALL_POLICIES,
+    EXPOSURE_LEVELS,
+    EXPOSURE_QUANTILES,
+    THIN_DEALS,
+    THIN_DECISIONS,
+    call_games,
+    call_value,
+    compare_calls,
+    focal_outcomes,
+    value_map,
+    variance_ratio,
+)
+from ._difficulty import (
+    contract_difficulty,
+    contract_label,
+    p_dealt_table,
+    p_some_seat_dealt,
+    scored,
+    seat_advantage,
+    void_rate,
+)
+from ._exact import (
+    confidence_sequence,
+    convergence,
+    dealt_meets,
+    p_deal_lays_groups,
+    p_outs,
+    simulate_deals,
+    simulate_outs,
+)
+from ._intervals import (
+    Z95,
+    cluster_mean_ci,
+    cluster_wilson,
+    mean_ci,
+    quantile_ci,
+    welch_diff,
+    wilson,
+)
+from ._multiplicity import (
+    bootstrap_means,
+    draws_from_interval,
+    first_set,
+    holm,
+    p_from_ci,
+    rank_intervals,
+    sign_claims,
+)
+from ._rules import MEASURES, compare_rules
+from ._survival import km_fit, open_curve, open_survival, open_times
+from ._words import first_phrase, join_words
+
+__all__ = [
+    "CALL_POLICIES", "EXPOSURE_LEVELS", "EXPOSURE_QUANTILES", "MEASURES", "THIN_DEALS",
+    "THIN_DECISIONS", "Z95", "bootstrap_means", "call_games", "call_value", "cluster_mean_ci",
+    "cluster_wilson", "compare_calls", "compare_rules", "confidence_sequence",
+    "contract_difficulty", "contract_label", "convergence", "dealt_meets",
+    "draws_from_interval", "first_phrase", "first_set", "focal_outcomes", "holm", "join_words",
+    "km_fit", "mean_ci", "open_curve", "open_survival", "open_times", "p_deal_lays_groups",
+    "p_dealt_table", "p_from_ci", "p_outs", "p_some_seat_dealt", "quantile_ci",
+    "rank_intervals", "scored", "seat_advantage", "sign_claims", "simulate_deals",
+    "simulate_outs", "value_map", "variance_ratio", "void_rate", "welch_diff", "wilson",
+]

@@ -1,0 +1,199 @@
+"""Contract difficulty from the engine's per-seat rows: voids, attempts, the losers' penalty,
+wins on the opening, seat advantage; the chance a deal holds its contract (one seat, some
+seat at the table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..game._checks import (
+    check_columns,
+    check_int,
+    check_seed,
+)
+from ..game.rules import as_rules
+from ._exact import p_deal_lays_groups, simulate_deals
+from ._intervals import Z95, _prop_row, cluster_mean_ci, cluster_wilson, mean_ci, wilson
+
+# -- contract difficulty ----------------------------------------------------------------------
+
+
+_ROWS = "the per-seat rows of play_hands or play_games"
+_DIFFICULTY_COLUMNS = ("hand", "players", "game", "attempt", "attempts", "groups", "runs",
+                       "void", "dealt_meets_contract", "out_on_opening", "opened",
+                       "open_turn", "went_out", "penalty")
+
+
+def _rows(df, columns) -> pd.DataFrame:
+    return check_columns("df", df, columns, _ROWS)
+
+
+def scored(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of hands that were played out (void attempts and given-up hands dropped)."""
+    return _rows(df, ["void"]).loc[~df["void"]]
+
+
+def void_rate(df: pd.DataFrame):
+    """Share of hand attempts that were void (R13): ``(p, lo, hi, hands)``.
+
+    From the ``attempts`` column: a hand that took ``a`` attempts had ``a - 1`` void ones (a
+    hand given up counts all of its attempts as void), so the rate is a ratio of sums over
+    hands; its interval is the delta-method (cluster-robust) one with the hand as the unit.
+    """
+    d = _rows(df, ["game", "hand", "attempts", "void"])
+    last = d.groupby(["game", "hand"], sort=False).agg(a=("attempts", "first"),
+                                                      gave_up=("void", "all"))
+    a = last["a"].to_numpy(float)
+    y = a - 1 + last["gave_up"].to_numpy(float)
+    n = a.size
+    if n == 0:
+        return np.nan, np.nan, np.nan, 0
+    p = y.sum() / a.sum()
+    if n < 2:
+        return float(p), np.nan, np.nan, n
+    resid = y - p * a
+    se = np.sqrt(n / (n - 1) * np.sum(resid**2)) / a.sum()
+    half = Z95 * se
+    return float(p), float(max(0.0, p - half)), float(min(1.0, p + half)), n
+
+
+def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (hand, players): how hard the contract is, each figure with its 95% CI.
+
+    Per-seat figures (``p_dealt``, ``loser_penalty``) use intervals that
+    allow for the seats of one deal being correlated (:func:`cluster_wilson`,
+    :func:`cluster_mean_ci`); per-deal figures use plain Wilson intervals.
+
+    Columns (each with ``_lo``/``_hi``): ``p_dealt`` (the deal alone lays the contract; per
+    seat, over each hand's first deal: it needs ``play_hands(..., voids=True)`` rows, else
+    NaN, since the scored attempts alone are not a random sample of deals),
+    ``p_out_on_opening`` (a
+    hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13, from
+    ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until a hand is scored),
+    ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` scored.
+    How fast seats open is :func:`open_survival`'s business: a mean over the seats that
+    opened ignores the ones whose hand ended first (censoring).
+    """
+    _rows(df, _DIFFICULTY_COLUMNS)
+    out = []
+    for (hand, players), d in df.groupby(["hand", "players"], sort=True):
+        s = scored(d)
+        per_hand = s.groupby("game")
+        row = {"hand": hand, "players": players,
+               "contract": contract_label(int(d["groups"].iat[0]), int(d["runs"].iat[0])),
+               "hands": int(per_hand.ngroups)}
+        # every first deal is an unbiased deal; later attempts exist only in voids=True rows
+        first = d[d["attempt"] == 0]
+        if first["game"].nunique() == d["game"].nunique():
+            p, lo, hi = cluster_wilson(first["dealt_meets_contract"], first["game"])
+        else:
+            p = lo = hi = np.nan  # scored attempts alone are not a random sample of deals
+        row.update(p_dealt=p, p_dealt_lo=lo, p_dealt_hi=hi)
+        r = _prop_row(per_hand["out_on_opening"].any().sum(), per_hand.ngroups)
+        row.update(p_out_on_opening=r["p"], p_out_on_opening_lo=r["lo"],
+                   p_out_on_opening_hi=r["hi"])
+        p, lo, hi, _ = void_rate(d)
+        row.update(p_void=p, p_void_lo=lo, p_void_hi=hi)
+        m, lo, hi, _ = mean_ci(d.groupby("game")["attempts"].first())
+        row.update(mean_attempts=m, mean_attempts_lo=lo, mean_attempts_hi=hi)
+        for name, rows in [
+            ("loser_penalty", s.loc[~s["went_out"], ["penalty", "game"]]),
+        ]:
+            m, lo, hi, _ = cluster_mean_ci(rows.iloc[:, 0].astype(float), rows["game"])
+            row.update({name: m, f"{name}_lo": lo, f"{name}_hi": hi})
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def seat_advantage(df: pd.DataFrame) -> pd.DataFrame:
+    """Chance of going out by position after the dealer (1 = dealer's left, who plays first)."""
+    _rows(df, ["void", "seat", "dealer", "players", "went_out"])
+    s = scored(df).assign(position=lambda d: (d["seat"] - d["dealer"]) % d["players"])
+    s["position"] = s["position"].where(s["position"] != 0, s["players"])
+    rows = []
+    for (players, pos), d in s.groupby(["players", "position"], sort=True):
+        rows.append({"players": players, "position": pos,
+                     **_prop_row(int(d["went_out"].sum()), len(d))})
+    return pd.DataFrame(rows)
+
+
+# -- the deal: one seat, and some seat at the table ------------------------------------------
+
+
+def p_dealt_table(n: int = 1_000_000, seed: int = 0, rules=None, hands=None,
+                  return_samples: bool = False):
+    """Chance that one seat's deal alone lays its contract, once per contract.
+
+    A seat's deal does not depend on the table size (it is ``cards`` cards from the same
+    pack), so there is one number per contract: exact (:func:`p_deal_lays_groups`) for the
+    contracts of groups only, otherwise from ``n`` simulated deals (:func:`simulate_deals`,
+    Wilson interval; each contract its own stream ``seed + hand``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``hand, contract, cards, method ("exact"/"simulated"), p_dealt, lo, hi, deals``; with
+        ``return_samples=True`` also name -> per-deal 0/1 array (or the exact value), for
+        :func:`bootstrap_means`.
+    """
+    rules = as_rules(rules)
+    n = check_int("n", n, 1)
+    seed = check_seed(seed)
+    hands = range(1, rules.hands + 1) if hands is None else hands
+    rows, samples = [], {}
+    for h in hands:
+        cards, g, r = rules.deal(h)
+        label = contract_label(g, r)
+        if r == 0:
+            p = float(p_deal_lays_groups(g, cards, rules))
+            rows.append({"hand": h, "contract": label, "cards": cards, "method": "exact",
+                         "p_dealt": p, "lo": p, "hi": p, "deals": np.nan})
+            samples[h] = p
+        else:
+            hits = simulate_deals(n, (g, r), cards, seed=seed + h, rules=rules)
+            p, lo, hi = wilson(int(hits.sum()), n)
+            rows.append({"hand": h, "contract": label, "cards": cards, "method": "simulated",
+                         "p_dealt": p, "lo": lo, "hi": hi, "deals": n})
+            samples[h] = hits
+    out = pd.DataFrame(rows)
+    return (out, samples) if return_samples else out
+
+
+def contract_label(groups: int, runs: int) -> str:
+    """Human label of a contract: ``contract_label(3, 1) == "3 groups + 1 run"``.
+
+    Examples
+    --------
+    >>> contract_label(3, 0), contract_label(1, 2), contract_label(0, 4)
+    ('3 groups', '1 group + 2 runs', '4 runs')
+    """
+    parts = []
+    if groups:
+        parts.append(f"{groups} group{'s' * (groups != 1)}")
+    if runs:
+        parts.append(f"{runs} run{'s' * (runs != 1)}")
+    return " + ".join(parts) or "nothing"
+
+
+def p_some_seat_dealt(df: pd.DataFrame) -> pd.DataFrame:
+    """Chance that *some* seat at the table is dealt its contract, per hand and player count.
+
+    Over every deal in ``df`` (each (game, attempt); rows of ``play_hands(..., voids=True)``,
+    or of hands that took one deal): a deal counts when any seat's ``dealt_meets_contract``.
+    Wilson intervals over deals. Returns ``hand, players, p_any, lo, hi, deals``.
+    """
+    d = _rows(df, ["hand", "players", "game", "attempt", "attempts", "dealt_meets_contract"])
+    seen = d.groupby(["hand", "players", "game"])["attempt"].nunique()
+    took = d.groupby(["hand", "players", "game"])["attempts"].first()
+    if (seen < took).any():
+        raise ValueError("df holds only the scored deals of hands that were dealt again (R13); "
+                         "give the rows of play_hands(..., voids=True)")
+    per = d.groupby(["hand", "players", "game", "attempt"])["dealt_meets_contract"].any()
+    rows = []
+    for (h, p), x in per.groupby(level=["hand", "players"]):
+        r = _prop_row(int(x.sum()), len(x))
+        rows.append({"hand": h, "players": p, "p_any": r["p"], "lo": r["lo"], "hi": r["hi"],
+                     "deals": r["n"]})
+    return pd.DataFrame(rows)

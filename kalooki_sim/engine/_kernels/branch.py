@@ -1,0 +1,385 @@
+"""Branching a hand at a take-or-call decision (R9): paired continuations (issue 9).
+
+A hand's whole state lives in the arrays of an engine table (:func:`.engine.new_table`), so a
+decision is branched by copying the table at the start of the turn that offers the discard and
+playing the turn again with the deciding seat's answer forced (``GS_FORCE_*``): everything
+before the forced answer repeats exactly (the policies are still asked, so their streams move
+the same way), and from the next turn on the policy streams restart per turn (C3), so both
+continuations share the stock order and every later random draw.
+
+Decision rows (``int64``, columns ``D_*``) and their outcomes (``float64``, columns ``F_*``,
+means over replicas) are written by :func:`decision_block`; :func:`rollout_block` plays the
+advisor's sampled situations both ways.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from ...game._kernels.solver import card_value
+from . import engine as E
+from . import needed as NK
+from . import rng as R
+
+STREAM_REPLICA = 1 << 20  # + decision key: the reshuffle of what a seat has not seen
+STREAM_ROLLOUT = 1 << 21  # the advisor's samples
+
+TAKE, CALL = 0, 1
+(D_GAME, D_ATTEMPT, D_SEAT, D_TURN, D_KIND, D_CARD, D_STOCK, D_CALLS, D_OPENED, D_NEED_B,
+ D_NEED_A, D_OUTS_B, D_OUTS_A, D_HAND_PEN, D_TAKEN) = range(15)
+D_COLS = 15
+(F_PEN_ACT, F_PEN_PASS, F_OUT_ACT, F_OUT_PASS, F_DBL_ACT, F_DBL_PASS, F_VOID_ACT,
+ F_VOID_PASS) = range(8)
+F_COLS = 8
+
+
+@njit(cache=True)
+def copy_state(src, dst, log_on):
+    """Copy the hand state of table ``src`` into table ``dst`` (workspaces are not state);
+    ``dst`` logs if ``log_on``, continuing ``src``'s log when that was on too."""
+    dst[0][:, :] = src[0]
+    dst[1][:, :] = src[1]
+    dst[2][:] = src[2]
+    dst[3][:] = src[3]
+    dst[4][:] = src[4]
+    n = src[2][E.GS_N_MELDS]
+    dst[5][:n, :] = src[5][:n, :]
+    dst[13][:, :] = src[13]
+    dst[2][E.GS_LOG_ON] = 1 if log_on else 0
+    if log_on:
+        if src[2][E.GS_LOG_ON] == 1:
+            m = min(src[2][E.GS_LOG_N], src[6].shape[0], dst[6].shape[0])
+            dst[6][:m, :] = src[6][:m, :]
+        else:
+            dst[2][E.GS_LOG_N] = 0
+
+
+@njit(cache=True)
+def seat_outcome(rules, t, seat):
+    """``(penalty, went out, caught doubled, void)`` of ``seat`` at the end of the hand on
+    table ``t`` (R12; nothing scores in a void hand, R13)."""
+    gs = t[2]
+    if gs[E.GS_VOID] == 1:
+        return 0, 0, 0, 1
+    dbl = E.hand_doubled(rules, gs)
+    out = 1 if gs[E.GS_OUT] == seat else 0
+    pen = E._hand_penalty(t[0][seat]) * (1 + dbl)
+    return pen, out, dbl * (1 - out), 0
+
+
+@njit(cache=True)
+def _counts_of(seat, t, rules, extra):
+    """Count view of ``seat``'s hand (with ``extra`` added when >= 0) and availability."""
+    hand = t[0]
+    av = hand[E._seen_row(hand) + 1]
+    E._avail(seat, hand, rules, av)
+    cnt = t[11]
+    j = E._fill_counts(hand[seat], cnt)
+    if extra >= 0:
+        if extra == E.JOKER:
+            j += 1
+        else:
+            cnt[extra // 13, extra % 13 + 1] += 1
+        av[extra] -= 1
+        if av[extra] < 0:
+            av[extra] = 0
+    return cnt, j, av
+
+
+@njit(cache=True)
+def needed_and_outs(seat, t, rules, extra):
+    """Exact cards needed for the contract by ``seat`` (with card ``extra`` added if >= 0) and
+    its outs: copies still to come that cut that number (``NK.NO_WAY`` and 0 when no card that
+    can still come lays it)."""
+    cnt, j, av = _counts_of(seat, t, rules, extra)
+    hand = t[0]
+    res = hand[E._seen_row(hand) + 2]
+    before = NK.outs_kernel(cnt, j, rules[E.R_GROUPS], rules[E.R_RUNS], rules[E.R_V6] == 1, av,
+                            t[14], t[15], res)
+    n_outs = 0
+    if before < NK.NO_WAY:
+        for c in range(E.N_CODES):
+            if res[c] >= 0 and res[c] < before:
+                n_outs += av[c]
+    return before, n_outs
+
+
+@njit(cache=True)
+def reshuffle_unseen(seat, t, rst):
+    """Deal again, at random, the cards ``seat`` has not seen: the stock and the opponents'
+    cards the table does not know of; hand sizes, the stock size, the pile and the table stay."""
+    hand = t[0]
+    gs = t[2]
+    stock = t[3]
+    P = E._seen_row(hand)
+    n = gs[E.GS_STOCK_N]
+    hidden = hand[P + 3]
+    for p in range(P):
+        hidden[p] = 0
+        if p == seat:
+            continue
+        k = E._known_row(hand, p)
+        for c in range(E.N_CODES):
+            h = hand[p, c] - hand[k, c]
+            for _ in range(h):
+                stock[n] = c
+                n += 1
+            hand[p, c] -= h
+            hidden[p] += h
+    R.shuffle(rst, stock, n)
+    for p in range(P):
+        for _ in range(hidden[p]):
+            n -= 1
+            hand[p, stock[n]] += 1
+
+
+@njit(cache=True)
+def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
+    """One continuation from the turn-start state ``snap``: ``seat``'s next take or call
+    forced to ``act``; replicas >= 0 first reshuffle what the seat has not seen; ``by_seat``
+    deals the rest of the stock by seat (:func:`.engine.seat_stock`)."""
+    copy_state(snap, br, False)
+    if replica >= 0:
+        rst = np.empty(2, np.uint64)
+        rst[0] = key
+        rst[1] = uint64(replica) << uint64(32)
+        reshuffle_unseen(seat, br, rst)
+    if by_seat:
+        E.seat_stock(br[2], br[2][E.GS_CUR], rules[E.R_PLAYERS])
+    br[2][E.GS_FORCE_MASK] = 1 << seat
+    br[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
+    E.play_out(rules, pol, br)
+    return seat_outcome(rules, br, seat)
+
+
+@njit(cache=True)
+def _offer_decisions(rules, snap, taken_by, called_by, seats, kinds, taken):
+    """The take-or-call decisions of a turn that offered a discard, in the order R9 asks them:
+    the next player's take (if not opened, R8), then each seat eligible to call until one
+    calls; in Tuluki (V9) only the next player's call of the discard. Writes seats/kinds/taken;
+    returns how many."""
+    P = rules[E.R_PLAYERS]
+    ps = snap[1]
+    gs = snap[2]
+    cur = gs[E.GS_CUR]
+    discarder = gs[E.GS_DISCARDER]
+    n = 0
+    if rules[E.R_TULUKI] == 1:
+        # V9: the next player may only call the discard; the turned card's choices that
+        # follow are not branched
+        if ps[cur, E.PS_OPENED] == 0 and ps[cur, E.PS_CALLS] < rules[E.R_CALL_LIMIT]:
+            seats[0] = cur
+            kinds[0] = CALL
+            taken[0] = 1 if called_by == cur else 0
+            n = 1
+        return n
+    if ps[cur, E.PS_OPENED] == 0:
+        seats[n] = cur
+        kinds[n] = TAKE
+        taken[n] = 1 if taken_by == cur else 0
+        n += 1
+        if taken_by == cur:
+            return n
+    for i in range(1, P - 1):
+        cs = (cur + i) % P
+        if cs == discarder:
+            break
+        if ps[cs, E.PS_OPENED] == 1 or ps[cs, E.PS_CALLS] >= rules[E.R_CALL_LIMIT]:
+            continue
+        seats[n] = cs
+        kinds[n] = CALL
+        taken[n] = 1 if called_by == cs else 0
+        n += 1
+        if called_by == cs:
+            break
+    return n
+
+
+@njit(cache=True)
+def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, replicas, by_seat,
+                  main, snap, br, dec_i, dec_f, row, cap, hrows):
+    """Play one hand attempt on table ``main``, branching every take-or-call decision; rows
+    go to ``dec_i/dec_f[row:cap]``. Returns the next free row (past ``cap`` if short of room)."""
+    E.start_hand(seed, game, hand_no, attempt, dealer, rules, main)
+    P = rules[E.R_PLAYERS]
+    seats = np.empty(P, np.int64)
+    kinds = np.empty(P, np.int64)
+    taken = np.empty(P, np.int64)
+    while True:
+        gs = main[2]
+        branch = gs[E.GS_LIVE] == 1 and gs[E.GS_TURNS] < E.MAX_TURNS
+        if branch:
+            copy_state(main, snap, False)
+        done = E.one_turn(rules, pol, main)
+        if branch:
+            nd = _offer_decisions(rules, snap, gs[E.GS_TAKEN_BY], gs[E.GS_CALLED_BY], seats,
+                                  kinds, taken)
+            sg = snap[2]
+            D = snap[4][sg[E.GS_DISC_N] - 1]
+            turn = sg[E.GS_TURNS] + 1
+            for d in range(nd):
+                if row < cap:
+                    s = seats[d]
+                    di = dec_i[row]
+                    di[D_GAME] = game_i
+                    di[D_ATTEMPT] = attempt
+                    di[D_SEAT] = s
+                    di[D_TURN] = turn
+                    di[D_KIND] = kinds[d]
+                    di[D_CARD] = D
+                    di[D_STOCK] = sg[E.GS_STOCK_N]
+                    di[D_CALLS] = snap[1][s, E.PS_CALLS]
+                    di[D_OPENED] = E._opened_others(s, snap[1], P)
+                    di[D_NEED_B], di[D_OUTS_B] = needed_and_outs(s, snap, rules, -1)
+                    di[D_NEED_A], di[D_OUTS_A] = needed_and_outs(s, snap, rules, D)
+                    di[D_HAND_PEN] = E._hand_penalty(snap[0][s])
+                    di[D_TAKEN] = taken[d]
+                    key = R.stream_key(seed, game, hand_no, attempt,
+                                       STREAM_REPLICA + turn * 8 + s)
+                    f = dec_f[row]
+                    for j in range(F_COLS):
+                        f[j] = 0.0
+                    for r in range(replicas):
+                        for act in (1, 0):
+                            pen, out, dbl, void = _branch(rules, pol, snap, br, s, act,
+                                                          r if replicas > 1 else -1, key,
+                                                          by_seat)
+                            f[F_PEN_PASS - act] += pen
+                            f[F_OUT_PASS - act] += out
+                            f[F_DBL_PASS - act] += dbl
+                            f[F_VOID_PASS - act] += void
+                    for j in range(F_COLS):
+                        f[j] /= replicas
+                row += 1
+        if done:
+            break
+    E.score_hand(rules, main, hrows, 0, game, hand_no, attempt, dealer)
+    return row
+
+
+@njit(cache=True, parallel=True)
+def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, pack_size, n_workers,
+                   max_replays, dec_i, dec_f, caps, n_rows):
+    """Every take-or-call decision of hand ``hand_no`` of each game in ``games`` (void attempts
+    replayed by the same dealer, R13, as :func:`.engine.play_block` plays them), branched.
+
+    Worker ``w`` plays a contiguous share of the games and writes its rows from
+    ``caps[w]`` to ``caps[w + 1]``; ``n_rows[w]`` receives the rows it needed (more than its
+    room means the caller must play again with more). Writes dec_i, dec_f, n_rows.
+    """
+    n = games.shape[0]
+    P = rules[E.R_PLAYERS]
+    per = (n + n_workers - 1) // n_workers
+    for w in prange(n_workers):
+        main = E.new_table_jit(P, pack_size, 1)
+        snap = E.new_table_jit(P, pack_size, 1)
+        br = E.new_table_jit(P, pack_size, 1)
+        hrows = np.zeros((P, E.O_COLS), np.int32)
+        row = caps[w]
+        for i in range(w * per, min(n, w * per + per)):
+            dealer = E.first_dealer(seed, games[i], P)
+            attempt = 0
+            while True:
+                row = decision_hand(seed, i, games[i], hand_no, attempt, dealer, rules, pol,
+                                    replicas, by_seat, main, snap, br, dec_i, dec_f, row,
+                                    caps[w + 1], hrows)
+                attempt += 1
+                if E.hand_done(main[2][E.GS_VOID], main[2][E.GS_STALLED], attempt,
+                               max_replays):
+                    break
+        n_rows[w] = row - caps[w]
+
+
+@njit(cache=True)
+def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, act, by_seat, t,
+                out):
+    """Hand ``hand_no`` of ``game`` (attempt ``attempt``) played as usual up to table turn
+    ``turn``, where ``seat``'s take or call is forced to ``act``, then to its end; scored into
+    ``out``. With ``t``'s log on this is the branch's move log (:mod:`kalooki_sim.decisions`)."""
+    E.start_hand(seed, game, hand_no, attempt, dealer, rules, t)
+    done = False
+    while not done and t[2][E.GS_TURNS] < turn - 1:
+        done = E.one_turn(rules, pol, t)
+    if not done:
+        if by_seat:
+            E.seat_stock(t[2], t[2][E.GS_CUR], rules[E.R_PLAYERS])
+        t[2][E.GS_FORCE_MASK] = 1 << seat
+        t[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
+        E.play_out(rules, pol, t)
+    E.score_hand(rules, t, out, 0, game, hand_no, attempt, dealer)
+    return t[2][E.GS_VOID]
+
+
+# -- the advisor's rollouts ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _sample_situation(base, t, pool, n_pool, opp_sizes, pile_extra, rst):
+    """Table ``t`` = ``base`` with the hidden cards dealt at random: ``opp_sizes[p]`` to each
+    seat ``p``, ``pile_extra`` under the pile's top card, the rest to the stock."""
+    copy_state(base, t, False)
+    stock = t[3]
+    for i in range(n_pool):
+        stock[i] = pool[i]
+    R.shuffle(rst, stock, n_pool)
+    hand = t[0]
+    gs = t[2]
+    disc = t[4]
+    n = n_pool
+    for p in range(opp_sizes.shape[0]):
+        for _ in range(opp_sizes[p]):
+            n -= 1
+            hand[p, stock[n]] += 1
+    # the pile: the hidden buried cards under the seen ones and the live top card
+    nd = gs[E.GS_DISC_N]
+    for j in range(nd - 1, -1, -1):
+        disc[pile_extra + j] = disc[j]
+    for j in range(pile_extra):
+        n -= 1
+        disc[j] = stock[n]
+    gs[E.GS_DISC_N] = nd + pile_extra
+    gs[E.GS_STOCK_N] = n
+
+
+@njit(cache=True, parallel=True)
+def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, me, force_mask,
+                  first, count, n_workers, pack_size, res):
+    """Rollouts ``first .. first + count - 1`` of the advisor: each samples the hidden cards of
+    ``base`` (its own stream, so a rollout is a function of the seed and its index), then plays
+    the sample twice, ``me`` acting and passing (the seats in ``force_mask`` but ``me`` pass),
+    the stock dealt by seat (:func:`.engine.seat_stock`) so each seat draws the same cards in
+    both.
+    ``res[i - first]`` = (penalty, out, doubled, void) acting, then passing."""
+    P = rules[E.R_PLAYERS]
+    per = (count + n_workers - 1) // n_workers
+    for w in prange(n_workers):
+        samp = E.new_table_jit(P, pack_size, 1)
+        br = E.new_table_jit(P, pack_size, 1)
+        rst = np.empty(2, np.uint64)
+        for j in range(w * per, min(count, w * per + per)):
+            i = first + j
+            rst[0] = R.stream_key(seed, i, 0, 0, STREAM_ROLLOUT)
+            rst[1] = uint64(0)
+            _sample_situation(base, samp, pool, n_pool, opp_sizes, pile_extra, rst)
+            # every rollout its own policy and reshuffle streams
+            for s in range(samp[13].shape[0]):
+                samp[13][s, 0] = R.stream_key(seed, i, 0, 1, s)
+                samp[13][s, 1] = uint64(0)
+            E.seat_stock(samp[2], samp[2][E.GS_CUR], P)
+            for act in (1, 0):
+                copy_state(samp, br, False)
+                br[2][E.GS_FORCE_MASK] = force_mask
+                br[2][E.GS_FORCE_ACTS] = (1 << me) if act else 0
+                E.play_out(rules, pol, br)
+                pen, out, dbl, void = seat_outcome(rules, br, me)
+                o = 0 if act else 4
+                res[j, o] = pen
+                res[j, o + 1] = out
+                res[j, o + 2] = dbl
+                res[j, o + 3] = void
+
+
+def card_penalty(code):
+    """R1 penalty of one card code (Python helper for the row builders)."""
+    return 50 if code == E.JOKER else int(card_value(code // 13, code % 13 + 1))

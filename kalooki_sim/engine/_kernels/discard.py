@@ -1,0 +1,208 @@
+"""Discard phase (R8, R12): which card a seat lets go (greedy, expert, random) and the discard
+itself.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...game._kernels.solver import card_value
+from . import rng as R
+from .reading import (
+    _avail,
+    _best_window,
+    _cost_hist,
+    _distance_to_play,
+    _group_cost,
+    _hand_size,
+    _leaves_hand,
+    _live_partners,
+    _memo_put,
+    _needed,
+    _needed_memo,
+    _rank_count,
+    _run_cost,
+    _seen_row,
+    _state_key,
+)
+from .table import (
+    EV_DISCARD,
+    EV_NO_DISCARD,
+    GS_DISC_N,
+    GS_DISCARDER,
+    GS_LIVE,
+    GS_RESHUFFLED,
+    JOKER,
+    NO_WAY_RANK,
+    P_DEFEND,
+    P_EXACT,
+    P_RANDOM,
+    PS_OPENED,
+    PS_TOOK,
+    R_GROUPS,
+    R_PLAYERS,
+    R_RUNS,
+    _log,
+)
+
+
+@njit(cache=True)
+def _expert_discard(seat, hand, ps, rules, pol, pw):
+    """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed
+    (exact); among those, the one with the fewest live partners (so the hand keeps the most
+    live outs), then the highest penalty, then (``P_DEFEND``) not a rank the next player has
+    taken or called; then the lowest code.
+
+    Losing one card raises the exact count by 0 or 1 (the card itself can come back), so the
+    candidates are tried in tie-break order and the first that keeps the count wins; if none
+    does, every loss costs one and the first candidate wins. Same choice as scoring every card,
+    with far fewer exact counts.
+    """
+    P = rules[R_PLAYERS]
+    hrow = hand[seat]
+    nxt = (seat + 1) % P
+    risky = ps[nxt, PS_TOOK] if (pol[seat, P_DEFEND] > 0 and ps[nxt, PS_OPENED] == 0) else 0
+    av = hand[_seen_row(hand) + 2]
+    _avail(seat, hand, rules, av)
+    # candidates with their tie-break keys, insertion-sorted (at most 52)
+    cand = hand[_seen_row(hand) + 3]
+    m = 0
+    for c in range(JOKER):
+        if hrow[c] == 0:
+            continue
+        safe = 0 if (risky >> (c % 13 + 1)) & 1 else 1
+        key = (_live_partners(c, av) * 64 + (15 - card_value(c // 13, c % 13 + 1))) * 2 \
+            + (1 - safe)
+        key = key * 64 + c
+        i = m
+        while i > 0 and cand[i - 1] > key:
+            cand[i] = cand[i - 1]
+            i -= 1
+        cand[i] = key
+        m += 1
+    if m == 0:
+        return -1
+    now = _needed_memo(seat, hand, ps, rules, pol, pw)
+    if now >= NO_WAY_RANK:
+        # no card that can still come lays it: the ranking falls back on the bound, which a
+        # lost card may move by more than one, so score every card
+        best = -1
+        best_key = (1 << 40, 0)
+        for i in range(m):
+            c = cand[i] % 64
+            hrow[c] -= 1
+            nd = _needed(seat, hand, rules, pol, pw)
+            hrow[c] += 1
+            if (nd, cand[i]) < best_key:
+                best_key = (nd, cand[i])
+                best = c
+        return best
+    for i in range(m):
+        c = cand[i] % 64
+        hrow[c] -= 1
+        nd = _needed(seat, hand, rules, pol, pw)
+        if nd <= now:
+            # the hand after this discard: what the next offers to this seat will ask about
+            _memo_put(seat, ps, _state_key(seat, hand), nd)
+            hrow[c] += 1
+            return c
+        hrow[c] += 1
+    c = cand[0] % 64
+    hrow[c] -= 1
+    _memo_put(seat, ps, _state_key(seat, hand), now + 1)
+    hrow[c] += 1
+    return c
+
+
+@njit(cache=True)
+def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
+    """R6: a non-joker card, or -1 if the hand holds only jokers (C2).
+
+    Greedy, before opening: the costliest of the cards whose loss raises :func:`need` least.
+    After opening: the costliest of the cards farthest from being laid off.
+    """
+    hrow = hand[seat]
+    n_nat = 0
+    for c in range(JOKER):
+        n_nat += hrow[c]
+    if n_nat == 0:
+        return -1
+    if pol[seat, P_RANDOM] > 0:
+        # uniform over the cards held (copies count separately)
+        j = R.below(pstate, n_nat)
+        for c in range(JOKER):
+            if j < hrow[c]:
+                return c
+            j -= hrow[c]
+    if pol[seat, P_EXACT] > 0 and ps[seat, PS_OPENED] == 0:
+        return _expert_discard(seat, hand, ps, rules, pol, pw)
+    best = -1
+    best_need = 1 << 30
+    best_val = -1
+    opened = ps[seat, PS_OPENED] == 1
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    # need() without each card, from cached parts: only the card's rank and suit change
+    h0, h1, h2, h3 = _cost_hist(hrow)
+    w0 = _best_window(hrow, 0)
+    w1 = _best_window(hrow, 1)
+    w2 = _best_window(hrow, 2)
+    w3 = _best_window(hrow, 3)
+    for c in range(JOKER):
+        if hrow[c] == 0:
+            continue
+        s = c // 13
+        k = c % 13 + 1
+        v = card_value(s, k)
+        nd = 0
+        if opened:
+            # keep what may still be laid off: rank the card by how far it is from playable
+            nd = -_distance_to_play(seat, c, hrow, ps, gs, melds)
+        else:
+            n = _rank_count(hrow, k)
+            # the rank moves from cost bucket of n naturals to that of n - 1
+            b0, b1, b2, b3 = h0, h1, h2, h3
+            if n == 3:
+                b0 -= 1
+                b1 += 1
+            elif n == 2:
+                b1 -= 1
+                b2 += 1
+            elif n == 1:
+                b2 -= 1
+                b3 += 1
+            hrow[c] -= 1
+            ws = _best_window(hrow, s)
+            hrow[c] += 1
+            rc = _run_cost(ws if s == 0 else w0, ws if s == 1 else w1, ws if s == 2 else w2,
+                           ws if s == 3 else w3, r)
+            nd = _group_cost(b0, b1, b2, b3, g) + rc - hrow[JOKER]
+            if nd < 0:
+                nd = 0
+        if nd < best_need or (nd == best_need and v > best_val):
+            best = c
+            best_need = nd
+            best_val = v
+    return best
+
+
+@njit(cache=True)
+def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw):
+    """R6.3: discard a natural card, which goes live for R9; a hand of jokers only ends the turn
+    with no discard and nothing on offer (C2). Writes hand, gs, disc."""
+    if _hand_size(hand[cur]) == 0:
+        return
+    dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst, pw)
+    if dc < 0:
+        gs[GS_LIVE] = 0
+        _log(log, gs, EV_NO_DISCARD, cur, -1, 0, 0, 0)
+        return
+    hand[cur, dc] -= 1
+    _leaves_hand(hand, cur, dc)
+    if gs[GS_RESHUFFLED] == 1:  # no second reshuffle: a discard never comes back (R13)
+        hand[_seen_row(hand), dc] += 1
+    disc[gs[GS_DISC_N]] = dc
+    gs[GS_DISC_N] += 1
+    gs[GS_LIVE] = 1
+    gs[GS_DISCARDER] = cur
+    _log(log, gs, EV_DISCARD, cur, dc, 0, 0, 0)

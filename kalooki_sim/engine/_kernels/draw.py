@@ -1,0 +1,233 @@
+"""Draw phase (R6, R9, R13): the offer of the discard, the round of calls with its penalty card,
+the draw from the stock and its one reshuffle; which seat wants a card (take or call).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...game._kernels.solver import card_value
+from . import rng as R
+from .reading import (
+    _call_limit,
+    _danger,
+    _from_pile,
+    _hand_penalty,
+    _needed_memo,
+    _opened_others,
+    _seen_row,
+)
+from .table import (
+    EV_CALL,
+    EV_DECLINE,
+    EV_DRAW,
+    EV_PENALTY,
+    EV_RESHUFFLE,
+    EV_TAKE,
+    GS_CALLED_BY,
+    GS_DISC_N,
+    GS_DISCARDER,
+    GS_FORCE_ACTS,
+    GS_FORCE_MASK,
+    GS_LIVE,
+    GS_RESHUFFLED,
+    GS_SEAT_DRAWS,
+    GS_SEAT_FIRST,
+    GS_SEAT_STOCK,
+    GS_SEAT_TOP,
+    GS_STOCK_N,
+    GS_TAKEN_BY,
+    GS_VOID,
+    P_CALL_DANGER,
+    P_CALL_GAIN,
+    P_CALL_MAX_CARD,
+    P_CALL_MAX_HAND,
+    P_CALL_MAX_NEED,
+    P_CALL_MAX_OPENED,
+    P_CALL_MIN_STOCK,
+    P_RANDOM,
+    P_TAKE_GAIN,
+    PS_CALLS,
+    PS_OPENED,
+    R_CALL_LIMIT,
+    R_PLAYERS,
+    _log,
+)
+
+
+@njit(cache=True)
+def seat_stock(gs, first, P):
+    """Deal the rest of the stock by seat: from now on seat ``p``'s ``k``-th draw is the card
+    ``k * P + (p - first) % P`` from the top, and a seat whose queue is spent takes the lowest
+    card left. The stock is a uniformly random order of unseen cards and which card a draw
+    gets does not depend on the cards, so play is distributed exactly as with draws from the
+    top; but two branches of a hand then give each seat the same cards whatever the other
+    seats drew (common random numbers by seat, for :mod:`.branch`)."""
+    gs[GS_SEAT_STOCK] = 1
+    gs[GS_SEAT_TOP] = gs[GS_STOCK_N]
+    gs[GS_SEAT_FIRST] = first
+    for p in range(P):
+        gs[GS_SEAT_DRAWS + p] = 0
+
+
+@njit(cache=True)
+def _seat_draw(stock, gs, seat, P):
+    """The card ``seat`` draws from a stock dealt by seat (:func:`seat_stock`)."""
+    j = gs[GS_SEAT_DRAWS + seat] * P + (seat - gs[GS_SEAT_FIRST]) % P
+    gs[GS_SEAT_DRAWS + seat] += 1
+    pos = gs[GS_SEAT_TOP] - 1 - j
+    if pos < 0 or stock[pos] < 0:
+        pos = 0
+        while stock[pos] < 0:
+            pos += 1
+    c = stock[pos]
+    stock[pos] = -1
+    return c
+
+
+@njit(cache=True)
+def _draw_stock(stock, disc, gs, rstate, log, seen, seat, P):
+    """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void.
+
+    The card left on the pile by the reshuffle can never come again (``seen`` counts it). A
+    stock dealt by seat (:func:`seat_stock`) stays so after the reshuffle."""
+    if gs[GS_STOCK_N] == 0:
+        if gs[GS_RESHUFFLED] == 1 or gs[GS_DISC_N] <= 1:
+            gs[GS_VOID] = 1
+            return -1
+        n = gs[GS_DISC_N] - 1  # all but the top card
+        top = disc[n]
+        for i in range(n):
+            stock[i] = disc[i]
+        seen[top] += 1
+        R.shuffle(rstate, stock, n)
+        disc[0] = top
+        gs[GS_DISC_N] = 1
+        gs[GS_STOCK_N] = n
+        gs[GS_RESHUFFLED] = 1
+        _log(log, gs, EV_RESHUFFLE, -1, -1, n, 0, 0)
+        if gs[GS_SEAT_STOCK] == 1:
+            seat_stock(gs, seat, P)
+    gs[GS_STOCK_N] -= 1
+    if gs[GS_SEAT_STOCK] == 1:
+        return _seat_draw(stock, gs, seat, P)
+    return stock[gs[GS_STOCK_N]]
+
+
+@njit(cache=True)
+def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
+    """Take (or call) ``card``? Random: a coin. Else it must cut the cards still needed by the
+    policy's gain; a call that does not complete the contract must also pass the policy's
+    checks on the need left, the stock, the card's penalty and an opponent near going out."""
+    if pol[seat, P_RANDOM] > 0:
+        return R.below(pstate, 2) == 1
+    hrow = hand[seat]
+    before = _needed_memo(seat, hand, ps, rules, pol, pw)
+    hrow[card] += 1
+    after = _needed_memo(seat, hand, ps, rules, pol, pw)
+    hrow[card] -= 1
+    if before - after < pol[seat, gain_col]:
+        return False
+    if gain_col != P_CALL_GAIN or after == 0:
+        return True
+    return (after <= pol[seat, P_CALL_MAX_NEED]
+            and gs[GS_STOCK_N] >= pol[seat, P_CALL_MIN_STOCK]
+            and card_value(card // 13, card % 13 + 1) <= pol[seat, P_CALL_MAX_CARD]
+            and _danger(seat, hand, ps, rules[R_PLAYERS]) > pol[seat, P_CALL_DANGER]
+            and _opened_others(seat, ps, rules[R_PLAYERS]) < pol[seat, P_CALL_MAX_OPENED]
+            and _hand_penalty(hand[seat]) <= pol[seat, P_CALL_MAX_HAND])
+
+
+@njit(cache=True)
+def _decide(seat, wants, gs):
+    """The seat's take-or-call answer: the policy's ``wants``, unless a branch forces it (the
+    policy is still asked first, so its random stream advances the same way)."""
+    if (gs[GS_FORCE_MASK] >> seat) & 1:
+        return (gs[GS_FORCE_ACTS] >> seat) & 1 == 1
+    return wants
+
+
+@njit(cache=True)
+def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
+    """R9.2: offer the live discard ``D`` clockwise from the next player's left, never to its
+    discarder; the first eligible seat that wants it calls it and takes a penalty card.
+
+    Eligible: not opened (R8) and under the call limit (R9, V8); every eligible seat that passes
+    is logged as declining. Writes hand, ps, gs, disc, stock. Returns False if the penalty card
+    found the stock exhausted (R13: the hand is void).
+    """
+    P = rules[R_PLAYERS]
+    discarder = gs[GS_DISCARDER]
+    for i in range(1, P - 1):
+        cs = (cur + i) % P
+        if cs == discarder:
+            break
+        if ps[cs, PS_OPENED] == 1 or ps[cs, PS_CALLS] >= rules[R_CALL_LIMIT]:
+            continue
+        wants = ps[cs, PS_CALLS] < _call_limit(cs, rules, pol) and _wants_card(
+            cs, D, hand, ps, gs, rules, pol, rstates[2 + cs], P_CALL_GAIN, pw)
+        if not _decide(cs, wants, gs):
+            _log(log, gs, EV_DECLINE, cs, D, 1, 0, 0)
+            continue
+        _from_pile(cs, D, hand, ps, gs)
+        ps[cs, PS_CALLS] += 1
+        gs[GS_CALLED_BY] = cs
+        _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
+        return _draw_to(cs, EV_PENALTY, hand, gs, stock, disc, log, rstates)
+    return True
+
+
+@njit(cache=True)
+def _draw_to(seat, ev, hand, gs, stock, disc, log, rstates):
+    """The top of the stock to ``seat`` (a draw, or a caller's penalty card, R9), logged as
+    ``ev``; False if the stock is exhausted again (R13: the hand is void)."""
+    c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)], seat,
+                    _seen_row(hand))
+    if c < 0:
+        return False
+    hand[seat, c] += 1
+    _log(log, gs, ev, seat, c, 0, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
+    """R9 then R6.1: the live discard to the next player (take) or a caller, then the draw.
+
+    Writes hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
+    """
+    took = False
+    if gs[GS_LIVE] == 1:
+        gs[GS_LIVE] = 0
+        D = disc[gs[GS_DISC_N] - 1]
+        # R9.1: the next player may take the discard as its draw, if not opened (R8)
+        if ps[cur, PS_OPENED] == 0:
+            wants = _wants_card(cur, D, hand, ps, gs, rules, pol, rstates[2 + cur], P_TAKE_GAIN,
+                                pw)
+            if _decide(cur, wants, gs):
+                _from_pile(cur, D, hand, ps, gs)
+                gs[GS_TAKEN_BY] = cur
+                took = True
+                _log(log, gs, EV_TAKE, cur, D, 0, 0, 0)
+            else:
+                _log(log, gs, EV_DECLINE, cur, D, 0, 0, 0)
+        if not took and not _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log,
+                                        rstates, pw):
+            return False
+    return took or _draw_to(cur, EV_DRAW, hand, gs, stock, disc, log, rstates)
+
+
+# -- V9 Tuluki: the two-player discard step ------------------------------------------------------
+
+
+@njit(cache=True)
+def _may_call(seat, ps, rules):
+    """R8, R9, V8: ``seat`` is offered a call at all (not opened, under the rules' limit)."""
+    return ps[seat, PS_OPENED] == 0 and ps[seat, PS_CALLS] < rules[R_CALL_LIMIT]
+
+
+@njit(cache=True)
+def _wants_call(seat, card, hand, ps, gs, rules, pol, rstates, pw):
+    """The policy's call answer (its own limit first, then :func:`_wants_card`)."""
+    return ps[seat, PS_CALLS] < _call_limit(seat, rules, pol) and _wants_card(
+        seat, card, hand, ps, gs, rules, pol, rstates[2 + seat], P_CALL_GAIN, pw)

@@ -1,0 +1,310 @@
+"""The turn loop: one turn by phase, a hand, a game of hands with its void replays (R13, R14),
+and blocks of games over threads (prange; C3 streams keep them identical on 1 or N).
+
+The names the Python layers read (layout constants, phase kernels) are re-exported here, so
+``from kalooki_sim.engine._kernels import engine as E`` serves them all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from .deal import _deal, _reset_hand, first_dealer
+from .discard import (  # noqa: F401  (re-exported for the Python layers)
+    _choose_discard,
+    _discard_phase,
+)
+from .draw import (  # noqa: F401  (re-exported for the Python layers)
+    _draw_phase,
+    seat_stock,
+)
+from .melds import _lay_offs, _meld_phase
+from .reading import (  # noqa: F401  (re-exported for the Python layers)
+    _avail,
+    _fill_counts,
+    _hand_penalty,
+    _hand_size,
+    _known_row,
+    _opened_others,
+    _seen_row,
+    need,
+)
+from .score import (  # noqa: F401  (re-exported for the Python layers)
+    _score,
+    hand_doubled,
+)
+from .table import (  # noqa: F401  (re-exported for the Python layers)
+    DECLINE_CALL,
+    DECLINE_TAKE,
+    DECLINE_TURNED_CALL,
+    DECLINE_TURNED_TAKE,
+    EV_BURY,
+    EV_CALL,
+    EV_DEAL,
+    EV_DECLINE,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_JOKER_MOVE,
+    EV_LAYOFF,
+    EV_MELD,
+    EV_MELD_CARD,
+    EV_NO_DISCARD,
+    EV_OPEN,
+    EV_OUT,
+    EV_PENALTY,
+    EV_REFUSE,
+    EV_RESHUFFLE,
+    EV_SCORE,
+    EV_TAKE,
+    EV_TURN,
+    EV_TURN_UP,
+    EV_UPCARD,
+    EV_VOID,
+    GS_CALLED_BY,
+    GS_COLS,
+    GS_CUR,
+    GS_DISC_N,
+    GS_DISCARDER,
+    GS_FIRST_DOWN,
+    GS_FORCE_ACTS,
+    GS_FORCE_MASK,
+    GS_LIVE,
+    GS_LOG_N,
+    GS_LOG_ON,
+    GS_N_MELDS,
+    GS_OUT,
+    GS_OUT_ON_OPENING,
+    GS_RESHUFFLED,
+    GS_STALLED,
+    GS_STOCK_N,
+    GS_TAKEN_BY,
+    GS_TURNS,
+    GS_VOID,
+    JOKER,
+    MAX_TURNS,
+    N_CODES,
+    NPARAM,
+    O_ATTEMPT,
+    O_ATTEMPTS,
+    O_CALLS,
+    O_CARDS_LEFT,
+    O_COLS,
+    O_DEALER,
+    O_DOUBLED,
+    O_GAME,
+    O_HAND,
+    O_MEETS,
+    O_OPEN_TURN,
+    O_OPENED,
+    O_OUT_ON_OPENING,
+    O_PENALTY,
+    O_RESHUFFLED,
+    O_SEAT,
+    O_STALLED,
+    O_TURNS,
+    O_VOID,
+    O_WENT_OUT,
+    P_CALL_DANGER,
+    P_CALL_GAIN,
+    P_CALL_LIMIT,
+    P_CALL_MAX_CARD,
+    P_CALL_MAX_HAND,
+    P_CALL_MAX_NEED,
+    P_CALL_MAX_OPENED,
+    P_CALL_MIN_STOCK,
+    P_DEFEND,
+    P_EXACT,
+    P_HOLD,
+    P_HOLD_DANGER,
+    P_HOLD_TURNS,
+    P_RANDOM,
+    P_TAKE_GAIN,
+    PS_BAN_R,
+    PS_BAN_S,
+    PS_CALLS,
+    PS_COLS,
+    PS_NC_VAL0,
+    PS_NC_VAL1,
+    PS_OPEN_TURN,
+    PS_OPENED,
+    PS_TOOK,
+    PS_TURNS,
+    R_CALL_LIMIT,
+    R_CARDS,
+    R_COLS,
+    R_DECKS,
+    R_FREE_EXT,
+    R_GROUPS,
+    R_JOKERS,
+    R_JOKERS_OTHERS,
+    R_PLAYERS,
+    R_RUNS,
+    R_TULUKI,
+    R_V4,
+    R_V6,
+    _log,
+    new_table,
+    new_table_jit,
+)
+from .tuluki import _tuluki_draw_phase
+
+
+@njit(cache=True)
+def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, pw, tmp):
+    """The turn of seat ``gs[GS_CUR]``: draw and calls (R6, R9), melds (R7), lay-offs (R10,
+    R11), the discard (R6, C2). Returns True when the hand is over: someone went out (R12), the
+    stock ran out twice (R13) or the engine's turn cap was reached (stalled)."""
+    P = rules[R_PLAYERS]
+    cur = gs[GS_CUR]
+    if gs[GS_TURNS] >= MAX_TURNS:
+        gs[GS_VOID] = 1
+        gs[GS_STALLED] = 1
+        _log(log, gs, EV_VOID, -1, -1, 1, 0, 0)
+        return True
+    gs[GS_TURNS] += 1
+    ps[cur, PS_TURNS] += 1
+    # C3: each table turn restarts the policy streams at its own counter, so two branches of a
+    # hand that differ earlier still share their randomness for the same seat and turn
+    for p in range(P):
+        rstates[2 + p, 1] = uint64(gs[GS_TURNS]) << uint64(32)
+    gs[GS_TAKEN_BY] = -1
+    gs[GS_CALLED_BY] = -1
+    pst = rstates[2 + cur]
+    _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
+    if rules[R_TULUKI] == 1:
+        drew = _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log,
+                                  rstates, pw)
+    else:
+        drew = _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
+    gs[GS_FORCE_MASK] = 0
+    if not drew:
+        _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
+        return True
+    opened_now = _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws)
+    if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
+        _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
+    _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw)
+    if _hand_size(hand[cur]) == 0:
+        gs[GS_OUT] = cur
+        gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
+        _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
+        return True
+    gs[GS_CUR] = (cur + 1) % P
+    return False
+
+
+@njit(cache=True)
+def one_turn(rules, pol, t):
+    """:func:`_turn` on table ``t``; True when the hand is over."""
+    ws = (t[7], t[8], t[9], t[10])
+    pw = (t[11], t[14], t[15])
+    return _turn(rules, pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[13], t[11], ws, pw,
+                 t[12])
+
+
+@njit(cache=True)
+def score_hand(rules, t, out, row0, game, hand_no, attempt, dealer):
+    """:func:`_score` on table ``t``."""
+    _score(rules, t[0], t[1], t[2], t[6], out, row0, game, hand_no, attempt, dealer)
+
+
+@njit(cache=True)
+def play_out(rules, pol, t):
+    """Play the hand on table ``t`` (a :func:`new_table` tuple) from its current state to its
+    end; the score is left to the caller."""
+    ws = (t[7], t[8], t[9], t[10])
+    pw = (t[11], t[14], t[15])
+    while not _turn(rules, pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[13], t[11], ws, pw,
+                    t[12]):
+        pass
+
+
+@njit(cache=True)
+def start_hand(seed, game, hand_no, attempt, dealer, rules, t):
+    """Reset table ``t``, key the hand's streams and deal (R2, C1); the next player is on."""
+    P = rules[R_PLAYERS]
+    ws = (t[7], t[8], t[9], t[10])
+    _reset_hand(P, t[0], t[1], t[2], t[13], seed, game, hand_no, attempt)
+    _deal(dealer, rules, t[0], t[1], t[2], t[3], t[4], t[6], t[13], t[11], ws)
+    t[2][GS_CUR] = (dealer + 1) % P
+
+
+@njit(cache=True)
+def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
+              melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, n_opts,
+              n_scratch, out, row0):
+    """Play one hand attempt; write one row per seat into ``out[row0:row0+P]``; return void.
+
+    Phases: reset and streams, the deal (R2, C1), then turns (:func:`_turn`) until a hand is
+    empty (R12) or the stock is exhausted twice (R13), then the score (R12).
+    """
+    t = (hand, ps, gs, stock, disc, melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt,
+         tmp, rstates, n_opts, n_scratch)
+    start_hand(seed, game, hand_no, attempt, dealer, rules, t)
+    play_out(rules, pol, t)
+    _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer)
+    return gs[GS_VOID]
+
+
+@njit(cache=True)
+def hand_done(void, stalled, attempt, max_replays):
+    """R13, R14: a hand is over when scored; a void one is dealt again by the same dealer, up to
+    ``max_replays`` times. A stalled hand (the engine's turn cap, not a rule) is not replayed:
+    the policy, not the cards, stopped it."""
+    return void == 0 or stalled == 1 or attempt > max_replays
+
+
+@njit(cache=True)
+def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, hrows,
+               out, off, cap):
+    """Every hand of game ``game`` (block index ``i``), void ones replayed (R13, R14), the deal
+    passing left after each finished hand. Rows go to ``out[off : off + cap]``; returns the rows
+    the game needs (more than ``cap`` means the caller must play it again with more room)."""
+    P = rules_by_hand[0, R_PLAYERS]
+    dealer = first_dealer(seed, game, P)
+    n = 0
+    for h in range(hand_nos.shape[0]):
+        attempt = 0
+        first = n
+        while True:
+            void = play_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h], pol,
+                             t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10],
+                             t[11], t[12], t[13], t[14], t[15], hrows, 0)
+            done = hand_done(void, t[2][GS_STALLED], attempt + 1, max_replays)
+            if done or keep_voids:
+                for p in range(P):
+                    if n < cap:
+                        for j in range(O_COLS):
+                            out[off + n, j] = hrows[p, j]
+                        out[off + n, O_GAME] = i
+                    n += 1
+            attempt += 1
+            if done:
+                break
+        for k in range(first, min(n, cap)):
+            out[off + k, O_ATTEMPTS] = attempt
+        dealer = (dealer + 1) % P
+    return n
+
+
+@njit(cache=True, parallel=True)
+def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, max_replays,
+               keep_voids, out, offsets, caps, n_rows):
+    """Play ``len(games)`` games (each a list of hands) across ``n_workers`` workers.
+
+    Game ``i`` has id ``games[i]`` and plays the hands ``hand_nos`` in order (one hand for
+    :func:`play_hands`, the schedule for :func:`play_games`). Its rows (scored attempts, plus
+    void ones with ``keep_voids``) go to ``out[offsets[i] : offsets[i] + caps[i]]``, with
+    ``O_GAME = i``; ``n_rows[i]`` receives the rows it needed. Work is split by game, so output
+    does not depend on workers. Writes out, n_rows.
+    """
+    n = games.shape[0]
+    P = rules_by_hand[0, R_PLAYERS]
+    per = (n + n_workers - 1) // n_workers
+    for w in prange(n_workers):
+        t = new_table_jit(P, pack_size, 1)
+        hrows = np.zeros((P, O_COLS), np.int32)
+        for i in range(w * per, min(n, w * per + per)):
+            n_rows[i] = _play_game(seed, i, games[i], hand_nos, rules_by_hand, pol, max_replays,
+                                   keep_voids, t, hrows, out, offsets[i], caps[i])

@@ -1,0 +1,355 @@
+"""What a seat reads from its hand and the table: cards still needed (quick bound and exact
+count with its memo), dead and known cards, danger from opened opponents, live partners.
+The policies' decisions in the phase modules are built from these.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from ...game._kernels import layoff as L
+from ...game._kernels.solver import card_value, solve_kernel
+from . import needed as NK
+from . import rng as R
+from .table import (
+    GS_DISC_N,
+    GS_N_MELDS,
+    GS_RESHUFFLED,
+    JOKER,
+    N_CODES,
+    NO_WAY_RANK,
+    P_CALL_LIMIT,
+    P_EXACT,
+    PS_BAN_R,
+    PS_NC_KEY0,
+    PS_NC_NEXT,
+    PS_NC_VAL0,
+    PS_OPENED,
+    PS_TOOK,
+    R_CALL_LIMIT,
+    R_DECKS,
+    R_GROUPS,
+    R_JOKERS,
+    R_RUNS,
+    R_V6,
+)
+
+
+@njit(cache=True)
+def _fill_counts(hrow, cnt):
+    """Count view (4x14) of one seat's hand; returns its jokers."""
+    for s in range(4):
+        cnt[s, 0] = 0
+        for k in range(1, 14):
+            cnt[s, k] = hrow[s * 13 + k - 1]
+    return hrow[JOKER]
+
+
+@njit(cache=True)
+def _best_window(hrow, s):
+    """Fewest cards of suit ``s`` missing from any 4 consecutive run positions (R4)."""
+    best = 4
+    for lo in range(1, 12):
+        have = 0
+        for p in range(lo, lo + 4):
+            k = 1 if p == 14 else p
+            if hrow[s * 13 + k - 1] > 0:
+                have += 1
+        if 4 - have < best:
+            best = 4 - have
+    return best
+
+
+@njit(cache=True)
+def _group_cost(h0, h1, h2, h3, g):
+    """Cheapest ``g`` groups when ``h_c`` ranks need ``c`` more cards (c = 0..3)."""
+    left = g
+    t = min(left, h0)
+    left -= t
+    t = min(left, h1)
+    total = t
+    left -= t
+    t = min(left, h2)
+    total += 2 * t
+    left -= t
+    return total + 3 * min(left, h3)
+
+
+@njit(cache=True)
+def _run_cost(a0, a1, a2, a3, r):
+    """Sum of the ``r`` smallest of four per-suit run costs (a sorting network)."""
+    if a0 > a1:
+        a0, a1 = a1, a0
+    if a2 > a3:
+        a2, a3 = a3, a2
+    if a0 > a2:
+        a0, a2 = a2, a0
+    if a1 > a3:
+        a1, a3 = a3, a1
+    if a1 > a2:
+        a1, a2 = a2, a1
+    total = 0
+    if r >= 1:
+        total += a0
+    if r >= 2:
+        total += a1
+    if r >= 3:
+        total += a2
+    if r >= 4:
+        total += a3
+    return total
+
+
+@njit(cache=True)
+def _rank_count(hrow, k):
+    return hrow[k - 1] + hrow[13 + k - 1] + hrow[26 + k - 1] + hrow[39 + k - 1]
+
+
+@njit(cache=True)
+def _cost_hist(hrow):
+    """Ranks needing 0, 1, 2, 3 more cards for a group (R3)."""
+    h0 = 0
+    h1 = 0
+    h2 = 0
+    h3 = 0
+    for k in range(1, 14):
+        c = _rank_count(hrow, k)
+        if c >= 3:
+            h0 += 1
+        elif c == 2:
+            h1 += 1
+        elif c == 1:
+            h2 += 1
+        else:
+            h3 += 1
+    return h0, h1, h2, h3
+
+
+@njit(cache=True)
+def _solve_seat(hrow, g, r, v6, ban_r, ban_s, cnt, ws_opts, ws_scratch, ws_runs, ws_groups):
+    """The solver on one seat's hand: ``(value, cards)``; melds land in ws_runs / ws_groups."""
+    j = _fill_counts(hrow, cnt)
+    return solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, ban_r, ban_s)
+
+
+@njit(cache=True)
+def need(hrow, g, r):
+    """Cards still needed for the contract: a lower bound, 0 whenever the hand can open.
+
+    Each group of rank k needs ``max(0, 3 - naturals)``; each run the fewest missing cards in any
+    4-window of its suit; the cheapest ``g`` ranks and ``r`` suits are summed and jokers subtract.
+    A hand that can lay the contract always scores 0 (its melds' ranks and suits cost at most the
+    jokers they use), but cards shared by a group and a run are not detected, so 0 does not
+    promise an opening: the solver decides that. (V6's complete suit is not seen: callers skip
+    the bound under V6.)
+    """
+    h0, h1, h2, h3 = _cost_hist(hrow)
+    total = _group_cost(h0, h1, h2, h3, g)
+    total += _run_cost(_best_window(hrow, 0), _best_window(hrow, 1), _best_window(hrow, 2),
+                       _best_window(hrow, 3), r)
+    total -= hrow[JOKER]
+    return total if total > 0 else 0
+
+
+@njit(cache=True)
+def _seen_row(hand):
+    """Index of the row of ``hand`` that counts the dead cards (table; pile after R13's
+    reshuffle); it is also the number of seats."""
+    return (hand.shape[0] - 4) // 2
+
+
+@njit(cache=True)
+def _known_row(hand, seat):
+    """Index of the row of ``hand`` counting the cards of ``seat`` the table knows of."""
+    return _seen_row(hand) + 4 + seat
+
+
+@njit(cache=True)
+def _leaves_hand(hand, seat, c):
+    """Card ``c`` left ``seat``'s hand (meld, lay-off, discard): copies are alike, so the table
+    knows one copy fewer of it there."""
+    k = _known_row(hand, seat)
+    if hand[k, c] > 0:
+        hand[k, c] -= 1
+
+
+@njit(cache=True)
+def _hand_size(hrow):
+    n = 0
+    for c in range(N_CODES):
+        n += hrow[c]
+    return n
+
+
+@njit(cache=True)
+def _distance_to_play(seat, c, hrow, ps, gs, melds):
+    """Cards that must come before natural ``c`` can be laid (0-13, 13 = nowhere in sight).
+
+    A rank with a group on the table: 0. A run of its suit: the positions between its next
+    growth point and the card (R10 order). A pair in hand of a rank the seat has no group of
+    yet: 1 (a new own meld, R5).
+    """
+    s = c // 13
+    k = c % 13 + 1
+    best = 13
+    if _rank_count(hrow, k) >= 2 and not (ps[seat, PS_BAN_R] >> k) & 1:
+        best = 1
+    for m in range(gs[GS_N_MELDS]):
+        if melds[m, L.KIND] == L.GROUP:
+            if melds[m, L.KEY] == k:
+                return 0
+            continue
+        if melds[m, L.KEY] != s:
+            continue
+        lo = melds[m, L.LO]
+        hi = melds[m, L.HI]
+        if hi - lo + 1 >= 13:
+            continue
+        for p in (k, 14):
+            if p == 14 and k != 1:
+                break
+            if hi < 14 and p > hi:
+                d = p - hi - 1
+            elif hi < 14 and p < lo:
+                d = (14 - hi) + (lo - 1 - p)
+            elif hi == 14 and p < lo:
+                d = lo - 1 - p
+            else:
+                continue
+            if d < best:
+                best = d
+    return best
+
+
+@njit(cache=True)
+def _from_pile(seat, card, hand, ps, gs):
+    """The top discard goes to ``seat``'s hand (a take or call, R9): its rank marks the seat,
+    and it leaves the dead cards, where it was counted once the reshuffle was spent."""
+    gs[GS_DISC_N] -= 1
+    hand[seat, card] += 1
+    hand[_known_row(hand, seat), card] += 1
+    if gs[GS_RESHUFFLED] == 1:
+        hand[_seen_row(hand), card] -= 1
+    ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
+
+
+@njit(cache=True)
+def _danger(seat, hand, ps, P):
+    """Fewest cards held by an opponent who has opened (99 if none): how near an out is."""
+    best = 99
+    for p in range(P):
+        if p != seat and ps[p, PS_OPENED] == 1:
+            n = _hand_size(hand[p])
+            if n < best:
+                best = n
+    return best
+
+
+@njit(cache=True)
+def _avail(seat, hand, rules, out):
+    """Copies of each code ``seat`` may still get: the pack less its hand and the dead cards."""
+    dead = hand[_seen_row(hand)]
+    for c in range(N_CODES):
+        a = (rules[R_JOKERS] if c == JOKER else rules[R_DECKS]) - hand[seat, c] - dead[c]
+        out[c] = a if a > 0 else 0
+
+
+@njit(cache=True)
+def _needed(seat, hand, rules, pol, pw):
+    """Cards still needed for the contract: exact with ``P_EXACT`` (:mod:`.needed`; dead cards
+    cannot come), else the quick lower bound :func:`need`. ``pw`` = (cnt, opts, scratch)."""
+    if pol[seat, P_EXACT] > 0:
+        av = hand[_seen_row(hand) + 1]
+        _avail(seat, hand, rules, av)
+        j = _fill_counts(hand[seat], pw[0])
+        n = NK.needed_kernel(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
+                             pw[1], pw[2])
+        if n < NK.NO_WAY:
+            return n
+        # no card that can still come lays it: rank such hands after every possible one, by
+        # the bound, so the player keeps trying rather than freezing
+        return NO_WAY_RANK + need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
+    return need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
+
+
+@njit(cache=True)
+def _state_key(seat, hand):
+    """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
+    dead = hand[_seen_row(hand)]
+    k = uint64(seat)
+    for c in range(N_CODES):
+        k = R._splitmix(k ^ uint64(hand[seat, c] + 8 * dead[c] + 64 * c))
+    return np.int64(k >> uint64(2))
+
+
+@njit(cache=True)
+def _memo_put(seat, ps, key, val):
+    """Remember ``val`` for ``key`` in the seat's memo, replacing the older entry."""
+    i = ps[seat, PS_NC_NEXT]
+    ps[seat, PS_NC_KEY0 + 2 * i] = key
+    ps[seat, PS_NC_VAL0 + 2 * i] = val
+    ps[seat, PS_NC_NEXT] = 1 - i
+
+
+@njit(cache=True)
+def _needed_memo(seat, hand, ps, rules, pol, pw):
+    """:func:`_needed`, remembered per seat: a seat is asked about the same hand many times
+    (every offer until its own turn), and the exact count is the policy's dearest step."""
+    if pol[seat, P_EXACT] <= 0:
+        return _needed(seat, hand, rules, pol, pw)
+    key = _state_key(seat, hand)
+    for i in range(2):
+        if ps[seat, PS_NC_VAL0 + 2 * i] >= 0 and ps[seat, PS_NC_KEY0 + 2 * i] == key:
+            return ps[seat, PS_NC_VAL0 + 2 * i]
+    v = _needed(seat, hand, rules, pol, pw)
+    _memo_put(seat, ps, key, v)
+    return v
+
+
+@njit(cache=True)
+def _live_partners(c, av):
+    """Live copies of the cards that would meld with natural ``c``: its rank in every suit and
+    its suit's two neighbours on each side (R3, R4), plus the jokers. ``av`` counts the copies
+    that can still come (dead cards, in the pile or on the table, cannot)."""
+    s = c // 13
+    k = c % 13 + 1
+    n = av[JOKER]
+    for t in range(4):
+        n += av[t * 13 + k - 1]
+    for d in (-2, -1, 1, 2):
+        p = k + d
+        if p == 0 or p == 14:
+            p = 1  # the ace stands below 2 and above K
+        if 1 <= p <= 13:
+            n += av[s * 13 + p - 1]
+    return n
+
+
+@njit(cache=True)
+def _opened_others(seat, ps, P):
+    """Opponents who have opened (R7): each can go out and catch what a call adds."""
+    n = 0
+    for p in range(P):
+        if p != seat and ps[p, PS_OPENED] == 1:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _hand_penalty(hrow):
+    """R1 penalty of the cards in a hand (what is caught if someone goes out now, R12)."""
+    pen = 50 * hrow[JOKER]
+    for c in range(JOKER):
+        pen += hrow[c] * card_value(c // 13, c % 13 + 1)
+    return pen
+
+
+@njit(cache=True)
+def _call_limit(seat, rules, pol):
+    """Calls ``seat`` may make this hand: the rules' limit (R9, V8), or the policy's if smaller."""
+    lim = rules[R_CALL_LIMIT]
+    own = pol[seat, P_CALL_LIMIT]
+    if own >= 0 and own < lim:
+        return np.int64(own)
+    return lim

@@ -1,0 +1,341 @@
+"""``make report``: execute the notebooks and publish ``reports/``.
+
+The notebooks live in ``notebooks/`` as jupytext ``py:percent`` sources. Each is read with
+jupytext, given its parameters (a cell inserted after the one tagged ``parameters``, as
+papermill does), executed with nbclient, and exported to a code-free HTML page whose charts are
+inline. ``index.html`` opens with the headline findings the notebooks computed (each writes
+``<name>.headlines.json``), links the pages, charts and tables and states the provenance;
+``manifest.json`` holds the same provenance for machines.
+
+The products are reproducible: cell ids are fixed, execution metadata is dropped and PNGs carry
+no timestamp, so running the report twice changes nothing in git. Timings go to
+``reports/.timings.log`` (not committed).
+
+Run ``python -m kalooki_sim.report [--tiny] [--out DIR] [--only NAME ...]``.
+
+To add a notebook: put ``notebooks/<name>.py`` (with a cell tagged ``parameters``) and add
+one entry to :data:`PAGES` (title, default and tiny parameters).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import html
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: every page of the report: its heading (the link text), its default parameters (the committed
+#: report was built with these) and tiny ones (what the tests run, to prove it executes)
+PAGES = {
+    "contract_difficulty": {
+        "title": "How hard is each Kalooki contract?",
+        "default": {"hands": 20000, "seed": 2026, "attempt_budget": 1_500_000,
+                    "dealt_deals": 2_000_000, "n_boot": 200},
+        "tiny": {"hands": 60, "seed": 1, "players": [3, 5], "attempt_budget": 3000,
+                 "dealt_deals": 20_000, "n_boot": 20},
+    },
+    "call_strategy": {
+        "title": "Is a call worth its penalty card?",
+        "default": {"hands": 20000, "seed": 7, "tournament_games": 1000, "game_games": 1000,
+                    "n_boot": 400},
+        "tiny": {"hands": 60, "seed": 1, "tournament_games": 20, "game_games": 10,
+                 "n_boot": 50},
+    },
+    "should_i_call": {
+        "title": "Should I call this card, now? Call value per decision and the advisor",
+        "default": {"deals": 100, "policy_hands": 2000, "rollouts": 2000, "seed": 2027},
+        "tiny": {"deals": 4, "policy_hands": 60, "rollouts": 100, "seed": 1},
+    },
+    "rule_sets": {
+        "title": "Rule sets side by side: what the table arguments change",
+        "default": {"deals": 3000, "seed": 2028},
+        "tiny": {"deals": 30, "seed": 1},
+    },
+    "teaching_probability": {
+        "title": "Counting cards: exact probabilities and simulation side by side",
+        "default": {"deals": 1_000_000, "seed": 11, "paths": 200},
+        "tiny": {"deals": 3000, "seed": 1, "paths": 20},
+    },
+}
+NOTEBOOKS = tuple(PAGES)
+TITLES = {k: v["title"] for k, v in PAGES.items()}
+DEFAULT = {k: v["default"] for k, v in PAGES.items()}
+TINY = {k: v["tiny"] for k, v in PAGES.items()}
+#: the command ``make report`` runs (recorded in the manifest)
+COMMAND = "python -m kalooki_sim.report"
+
+
+def _inject(nb, params: dict):
+    import nbformat
+
+    idx = next((i for i, c in enumerate(nb.cells) if "parameters" in c.get("metadata", {})
+                .get("tags", [])), None)
+    if idx is None:
+        raise ValueError("notebook has no cell tagged 'parameters'")
+    src = "# injected parameters\n" + "\n".join(f"{k} = {v!r}" for k, v in params.items())
+    cell = nbformat.v4.new_code_cell(src)
+    cell.metadata["tags"] = ["injected-parameters"]
+    nb.cells.insert(idx + 1, cell)
+    return nb
+
+
+def _stable(nb):
+    """Fixed cell ids, no execution metadata or counts: the same inputs give the same bytes."""
+    for i, c in enumerate(nb.cells):
+        c["id"] = f"cell-{i}"
+        c.metadata.pop("execution", None)
+        c.metadata.pop("ExecuteTime", None)
+        if c.cell_type == "code":
+            c.execution_count = None
+            for o in c.get("outputs", []):
+                if "execution_count" in o:
+                    o["execution_count"] = None
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
+def _stderr(nb) -> list[str]:
+    """Text a notebook wrote to stderr (warnings): the report prints it, the tests refuse it."""
+    return [o.get("text", "") for c in nb.cells for o in c.get("outputs", [])
+            if o.get("output_type") == "stream" and o.get("name") == "stderr"]
+
+
+def run_notebook(name: str, out_dir: Path, params: dict, timeout: int = 3600) -> float:
+    """Execute notebook ``name`` with ``params``; write ``out_dir/name.html``; return seconds.
+
+    The kernel talks over IPC sockets in a private temporary directory (no TCP, so no
+    transport warning), with progress bars off. Raises ``RuntimeError`` naming the cell if the
+    notebook fails; returns the wall time.
+    """
+    import jupytext
+    from jupyter_client import KernelManager
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from nbconvert import HTMLExporter
+
+    src = ROOT / "notebooks" / f"{name}.py"
+    if not src.exists():
+        raise FileNotFoundError(f"no notebook source {src}")
+    out_dir = Path(out_dir)
+    nb = jupytext.read(src)
+    nb = _stable(_inject(nb, {**params, "out_dir": str(out_dir.resolve())}))
+    keep = {k: os.environ.get(k) for k in ("TQDM_DISABLE", "PYDEVD_DISABLE_FILE_VALIDATION")}
+    os.environ["TQDM_DISABLE"] = "1"  # no progress bars inside notebooks and reports
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # no debugger notice on 3.11+
+    t0 = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory(prefix="kalooki-kernel-") as tmp:
+            km = KernelManager(kernel_name="python3", transport="ipc",
+                               ip=str(Path(tmp) / "kernel"))
+            client = NotebookClient(nb, km=km, timeout=timeout, kernel_name="python3",
+                                    resources={"metadata": {"path": str(src.parent)}})
+            try:
+                client.execute()
+            except CellExecutionError as e:
+                raise RuntimeError(f"notebook {name} failed:\n{e}") from None
+            finally:  # a kernel we started is ours to stop, with its client's sockets
+                if getattr(client, "kc", None) is not None:
+                    client.kc.stop_channels()
+                if km.has_kernel:
+                    km.shutdown_kernel(now=False)
+                km.context.destroy(linger=0)
+    finally:
+        for k, v in keep.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    secs = time.perf_counter() - t0
+    nb = _stable(nb)
+    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True,
+                            exclude_output_prompt=True)
+    body, _ = exporter.from_notebook_node(nb)
+    body = body.replace("<title>Notebook</title>",
+                        f"<title>{html.escape(PAGES.get(name, {}).get('title', name))}</title>")
+    (out_dir / f"{name}.html").write_text(body, encoding="utf-8")
+    err = _stderr(nb)
+    if err:
+        print(f"  {name} wrote to stderr: {' | '.join(e.strip() for e in err)[:500]}",
+              file=sys.stderr, flush=True)
+    return secs
+
+
+# -- provenance ------------------------------------------------------------------------------
+
+
+def _git(*args) -> str:
+    try:
+        r = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                           timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return r.stdout.strip() if r.returncode == 0 else ""
+
+
+def provenance(params: dict, command: str = COMMAND) -> dict:
+    """What made the report: versions, git commit (the last one that changed anything outside
+    ``reports/``), whether the sources had uncommitted changes, date (UTC day), command and
+    every notebook's parameters (sizes and seeds). No timings: they change on every run."""
+    import matplotlib
+    import numba
+    import numpy
+    import pandas
+    import scipy
+
+    from .._version import __version__
+
+    # the last commit that changed the sources (not the products in reports/): committing a
+    # freshly made report must not make the next run's provenance differ
+    commit = _git("log", "-1", "--format=%H", "--", ".", ":(exclude)reports")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                      ":(exclude)reports"))
+    return {
+        "package": "kalooki_sim",
+        "version": __version__,
+        "git_commit": commit or "unknown",
+        "git_dirty": dirty,
+        "date": _dt.datetime.now(_dt.UTC).date().isoformat(),
+        "command": command,
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": numpy.__version__,
+        "pandas": pandas.__version__,
+        "scipy": scipy.__version__,
+        "matplotlib": matplotlib.__version__,
+        "notebooks": {n: {"title": TITLES.get(n, n), "parameters": p}
+                      for n, p in params.items()},
+    }
+
+
+# -- the index -------------------------------------------------------------------------------
+
+
+_CSS = """body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;
+line-height:1.5;color:#222}h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em}
+li{margin:0.3em 0}h3{font-size:1.05em;margin:1em 0 0.2em}.prov{font-size:0.85em;color:#555}
+code{font-size:0.95em}
+table.prov td{padding:1px 8px 1px 0;vertical-align:top}"""
+
+
+def _md_inline(text: str) -> str:
+    """Escape, then the little markdown the headlines use: **bold** and `code`."""
+    t = html.escape(text)
+    t = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", t)
+
+
+def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict | None = None):
+    """Write ``index.html``: headline findings, the pages, charts and tables, provenance.
+
+    ``secs`` is accepted for compatibility and not written (timings would change the page on
+    every run).
+    """
+    out_dir = Path(out_dir)
+    manifest = manifest or provenance(params)
+    heads = []
+    for name in params:
+        f = out_dir / f"{name}.headlines.json"
+        lines = json.loads(f.read_text(encoding="utf-8")) if f.exists() else []
+        if lines:
+            heads.append(f'<h3><a href="{name}.html">{html.escape(TITLES.get(name, name))}'
+                         "</a></h3><ul>" + "".join(f"<li>{_md_inline(t)}</li>" for t in lines)
+                         + "</ul>")
+    items = []
+    for name in params:
+        p = ", ".join(f"{k}={v:,}" if isinstance(v, int) and "seed" not in k and v >= 10_000
+                      else f"{k}={v}" for k, v in params[name].items())
+        items.append(f'<li><a href="{name}.html">{html.escape(TITLES.get(name, name))}</a>'
+                     f" <small>({html.escape(p)})</small></li>")
+    pngs = sorted(p.name for p in out_dir.glob("*.png"))
+    csvs = sorted(p.name for p in out_dir.glob("*.csv"))
+    links = lambda files: "".join(  # noqa: E731
+        f'<li><a href="{html.escape(f)}">{html.escape(f)}</a></li>' for f in files)
+    m = manifest
+    prov_rows = [("package", f"kalooki_sim {m['version']}"),
+                 ("git commit of the sources", m["git_commit"] + (
+                     " (with uncommitted changes)" if m["git_dirty"] else "")),
+                 ("date (UTC)", m["date"]), ("command", m["command"]),
+                 ("Python / numba / numpy / pandas / scipy / matplotlib",
+                  " / ".join(m[k] for k in ("python", "numba", "numpy", "pandas", "scipy",
+                                            "matplotlib")))]
+    prov = "".join(f"<tr><td>{html.escape(k)}</td><td><code>{html.escape(v)}</code></td></tr>"
+                   for k, v in prov_rows)
+    page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>kalooki_sim report</title><style>{_CSS}</style></head><body>
+<h1>Jamaican Kalooki by simulation: what the numbers say</h1>
+<p>Simulated tables of scripted players; every number below was computed by the notebooks
+from this run, with its 95% confidence interval in brackets (the deal, or the sequence of
+deals, is the unit). "Most" and "least" are said only where a rank interval allows it.</p>
+<h2>Headline findings</h2>{''.join(heads) or '<p>(no findings written)</p>'}
+<h2>The pages</h2><ul>{''.join(items)}</ul>
+<h2>Charts</h2><p>Each chart is shown on its page beside the text about it; the files:</p>
+<ul>{links(pngs)}</ul>
+<h2>Tables (CSV, every column)</h2><ul>{links(csvs)}</ul>
+<h2>Provenance</h2><table class="prov">{prov}</table>
+<p class="prov">Sizes and seeds of every notebook are listed above and in
+<a href="manifest.json">manifest.json</a>. Rules: <code>kalooki_sim/RULES.md</code>.</p>
+</body></html>
+"""
+    (out_dir / "index.html").write_text(page, encoding="utf-8")
+
+
+def build(out_dir="reports", tiny: bool = False, names=NOTEBOOKS,
+          command: str = COMMAND) -> dict:
+    """Execute the notebooks and write the report into ``out_dir``; return seconds per page.
+
+    Prints one line per notebook. Timings are appended to ``out_dir/.timings.log`` only.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sizes = TINY if tiny else DEFAULT
+    params = {n: sizes[n] for n in names}
+    secs = {}
+    for i, n in enumerate(names, 1):
+        p = ", ".join(f"{k}={v}" for k, v in params[n].items())
+        print(f"[{i}/{len(names)}] {n} ({p}) ...", end=" ", flush=True)
+        secs[n] = run_notebook(n, out_dir, params[n])
+        print(f"{secs[n]:.0f} s", flush=True)
+    # the index and manifest describe every page, also those not rerun (--only)
+    every = {n: sizes[n] for n in NOTEBOOKS if n in names or (out_dir / f"{n}.html").exists()}
+    manifest = provenance(every, command)
+    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n",
+                                           encoding="utf-8")
+    _index(out_dir, every, secs, manifest)
+    gi = out_dir / ".gitignore"
+    if not gi.exists():
+        gi.write_text(".timings.log\n", encoding="utf-8")
+    stamp = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    with open(out_dir / ".timings.log", "a", encoding="utf-8") as f:
+        f.write(json.dumps({"finished": stamp, "tiny": tiny, "seconds": {
+            k: round(v, 1) for k, v in secs.items()}}) + "\n")
+    return secs
+
+
+def main(argv=None):
+    """Command line: ``python -m kalooki_sim.report [--tiny] [--out DIR] [--only NAME ...]``."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "reports"))
+    ap.add_argument("--tiny", action="store_true", help="tiny sizes (a smoke test)")
+    ap.add_argument("--only", nargs="+", choices=NOTEBOOKS, help="run only these notebooks")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    a = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    shown = [x for x in argv if not x.startswith(str(ROOT))]
+    command = " ".join([COMMAND] + shown)
+    build(a.out, tiny=a.tiny, names=tuple(a.only or NOTEBOOKS), command=command)
+    print(f"report written to {a.out} in {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

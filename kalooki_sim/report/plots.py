@@ -1,0 +1,522 @@
+"""Charts and tables a player can read: one look, intervals, captions, human labels.
+
+Every chart function takes a table from :mod:`kalooki_sim.analysis` and returns the
+``matplotlib.figure.Figure``; :func:`show` saves it as a PNG (without a timestamp, so the same
+numbers give the same bytes) and shows it inline with its caption. :func:`table` shows a frame
+as a readable HTML table (human labels, no index), :func:`details` a wide one collapsed.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg", force=False)
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+STYLE = {
+    "figure.figsize": (7.5, 4.2),
+    "figure.dpi": 100,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 11,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+    "svg.hashsalt": "kalooki",
+}
+CI_NOTE = "bands / bars: 95% confidence intervals"
+#: fewer scored hands than this make a cell "thin": drawn hollow and named
+THIN = 1000
+#: nine contracts that can be told apart: Okabe-Ito's eight colour-blind-safe colours + grey
+CONTRACT_COLORS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00",
+                   "#CC79A7", "#000000", "#999999"]
+CONTRACT_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "h"]
+PLAYER_COLORS = {3: "#0072B2", 4: "#D55E00", 5: "#009E73", 6: "#CC79A7", 7: "#E69F00",
+                 8: "#56B4E9"}
+
+
+def contract_style(hand: int) -> dict:
+    """Colour and marker of contract ``hand`` (1-9), the same in every chart."""
+    i = (int(hand) - 1) % len(CONTRACT_COLORS)
+    return {"color": CONTRACT_COLORS[i], "marker": CONTRACT_MARKERS[i]}
+
+
+def contract_ticks(ax, hands, labels):
+    """Contract ticks: the hand number over its label, wrapped to fit ("3 groups\n+ 1 run")."""
+    ax.set_xticks(list(hands), [f"{h}\n" + str(labels[h]).replace(" + ", "\n+ ")
+                                for h in hands], fontsize=7)
+
+
+def _err(y, lo, hi):
+    """Error-bar lengths from interval bounds (never negative, NaN-safe)."""
+    e = np.clip(np.vstack([y - lo, hi - y]), 0, None)
+    return np.where(np.isfinite(e), e, 0.0)  # an unbounded side is not drawn
+
+
+def _fig(ncols=1, nrows=1, **kw):
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(nrows, ncols, **kw)
+    return fig, ax
+
+
+def _finish(fig, ax, title, xlabel, ylabel, note=CI_NOTE, legend=True):
+    """Title, labels, a legend outside the axes (it hides no point), the interval note."""
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if legend and ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    if note:
+        fig.text(0.99, 0.01, note, ha="right", va="bottom", fontsize=7, alpha=0.7)
+    fig.tight_layout()
+    return fig
+
+
+# -- charts ----------------------------------------------------------------------------------
+
+
+def open_curve(curve, players=None, labels=None):
+    """Chance of having opened by own turn t: step curves with 95% bands, one panel per
+    player count (small multiples), one colour per contract.
+
+    ``curve`` has the columns of :func:`kalooki_sim.analysis.open_curve`; ``labels`` maps a
+    hand to its contract's label.
+    """
+    counts = sorted(curve["players"].unique()) if players is None else list(np.atleast_1d(
+        players))
+    n = len(counts)
+    ncols = min(n, 2)
+    nrows = int(np.ceil(n / ncols))
+    fig, axes = _fig(ncols, nrows, figsize=(4.4 * ncols + 1.6, 3.1 * nrows + 0.4),
+                     sharex=True, sharey=True, squeeze=False)
+    for ax, p in zip(axes.flat, counts, strict=False):
+        d = curve[curve["players"] == p]
+        for hand, g in d.groupby("hand"):
+            st = contract_style(hand)
+            lab = f"hand {hand}" + (f": {labels[hand]}" if labels and hand in labels else "")
+            ax.step(g["turn"], g["p_opened"], where="post", color=st["color"], lw=1.4,
+                    label=lab)
+            ax.fill_between(g["turn"], g["lo"], g["hi"], step="post", color=st["color"],
+                            alpha=0.18, lw=0)
+        ax.set_title(f"{p} players", fontsize=10)
+        ax.set_ylim(0, 1)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlim(left=0.5)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("own turn (whole turns)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("chance opened by then")
+    handles, labs = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labs, loc="upper left", bbox_to_anchor=(0.80, 0.93), fontsize=8,
+               frameon=False)
+    fig.suptitle("How fast seats open (Kaplan-Meier: a hand that ended first is censored)",
+                 fontsize=11)
+    fig.text(0.99, 0.01, "bands: 95% intervals, bootstrap over deals", ha="right",
+             va="bottom", fontsize=7, alpha=0.7)
+    fig.tight_layout(rect=(0, 0.02, 0.79, 0.97))
+    return fig
+
+
+def difficulty(table, column: str, ylabel: str, title: str, lower_is_better=False,
+               log=False):
+    """One figure per difficulty measure: contracts on x, one series per player count (or
+    ``series`` label). Cells with fewer than :data:`THIN` scored hands are hollow and named
+    in the note under the chart."""
+    fig, ax = _fig(figsize=(8.4, 4.2))
+    key = "series" if "series" in table else "players"
+    series = list(dict.fromkeys(table.sort_values(["players"])[key]))
+    width = 0.8 / max(len(series), 1)
+    thin_names = []
+    for i, s in enumerate(series):
+        d = table[table[key] == s].sort_values("hand")
+        x = d["hand"].to_numpy() + (i - (len(series) - 1) / 2) * width
+        y = d[column].to_numpy(float)
+        err = _err(y, d[f"{column}_lo"].to_numpy(float), d[f"{column}_hi"].to_numpy(float))
+        label = s if key == "series" else f"{s} players"
+        color = PLAYER_COLORS.get(int(d["players"].iat[0]), None)
+        big = key == "series" and "decks" in str(s)
+        mk = "s" if big else "o"
+        thin = (d["hands"] < THIN).to_numpy() if "hands" in d else np.zeros(len(d), bool)
+        eb = ax.errorbar(x[~thin], y[~thin], yerr=err[:, ~thin], fmt=mk, ms=4, capsize=2,
+                         label=label + (" (squares)" if big else ""), color=color,
+                         alpha=0.75 if big else 1.0)
+        if thin.any():
+            ax.errorbar(x[thin], y[thin], yerr=err[:, thin], fmt=mk, ms=5, capsize=2,
+                        mfc="white", color=eb[0].get_color())
+            thin_names += [f"hand {h} at {label}" for h in d["hand"].to_numpy()[thin]
+                           if np.isfinite(d.loc[d["hand"] == h, column]).all()]
+    if log:
+        ax.set_yscale("log")
+    hands = sorted(table["hand"].unique())
+    labels = table.drop_duplicates("hand").set_index("hand")["contract"]
+    contract_ticks(ax, hands, labels)
+    note = CI_NOTE
+    if thin_names:
+        note += f"; hollow: fewer than {THIN:,} scored hands ({', '.join(thin_names)})"
+    if lower_is_better:
+        ylabel += " (lower is better)"
+    import textwrap
+
+    note = textwrap.fill(note, 150)
+    lines = note.count("\n") + 1
+    fig.set_size_inches(8.4, 4.2 + 0.12 * lines)
+    fig = _finish(fig, ax, title, "hand and contract", ylabel, note=None)
+    fig.text(0.01, 0.005, note, ha="left", va="bottom", fontsize=6.5, alpha=0.8)
+    fig.tight_layout(rect=(0, 0.03 * lines / (1 + 0.03 * lines) + 0.01, 1, 1))
+    return fig
+
+
+def by_contract(table, column: str, ylabel: str, title: str, log=False, exact=None):
+    """One value per contract with its interval (e.g. the chance the deal lays it);
+    ``exact`` names a boolean column: exact values are drawn as black diamonds."""
+    fig, ax = _fig(figsize=(7.5, 3.8))
+    d = table.sort_values("hand")
+    x = d["hand"].to_numpy()
+    y = d[column].to_numpy(float)
+    lo, hi = d["lo"].to_numpy(float), d["hi"].to_numpy(float)
+    is_exact = d[exact].to_numpy(bool) if exact else np.zeros(len(d), bool)
+    if log:
+        # a zero cannot be drawn on a log axis: draw its upper bound as a downward arrow
+        zero = y <= 0
+        ax.errorbar(x[zero], hi[zero], yerr=0, fmt="v", color="grey", ms=6,
+                    label="none seen: upper 95% bound")
+        m = ~zero & ~is_exact
+    else:
+        m = ~is_exact
+    ax.errorbar(x[m], y[m], yerr=_err(y[m], lo[m], hi[m]), fmt="o", ms=5, capsize=3,
+                color="#0072B2", label="simulated, 95% interval")
+    if is_exact.any():
+        ax.plot(x[is_exact], y[is_exact], "D", color="black", ms=5, label="exact")
+    if log:
+        ax.set_yscale("log")
+    contract_ticks(ax, x, d.set_index("hand")["contract"])
+    return _finish(fig, ax, title, "hand and contract", ylabel, note=None)
+
+
+def players_series(table, column: str, ylabel: str, title: str, log=False):
+    """One series per player count over the contracts (e.g. some seat is dealt its contract);
+    ``table`` has ``hand, players, column, lo, hi``."""
+    fig, ax = _fig()
+    counts = sorted(table["players"].unique())
+    width = 0.6 / max(len(counts), 1)
+    for i, p in enumerate(counts):
+        d = table[table["players"] == p].sort_values("hand")
+        x = d["hand"].to_numpy() + (i - (len(counts) - 1) / 2) * width
+        y = d[column].to_numpy(float)
+        ok = (y > 0) if log else np.ones(len(y), bool)
+        ax.errorbar(x[ok], y[ok], yerr=_err(y[ok], d["lo"].to_numpy(float)[ok],
+                                             d["hi"].to_numpy(float)[ok]),
+                    fmt="o", ms=4, capsize=2, color=PLAYER_COLORS.get(int(p)),
+                    label=f"{p} players")
+    if log:
+        ax.set_yscale("log")
+    ax.set_xticks(sorted(table["hand"].unique()))
+    return _finish(fig, ax, title, "hand (contract number)", ylabel)
+
+
+def call_value(cv, metric: str = "d_penalty"):
+    """Paired difference against never calling per call policy, one colour per contract."""
+    fig, ax = _fig(figsize=(8.4, 4.2))
+    pols = [p for p in dict.fromkeys(cv["policy"]) if p != "never"]
+    hands = sorted(cv["hand"].unique())
+    width = 0.8 / max(len(hands), 1)
+    for i, h in enumerate(hands):
+        d = cv[cv["hand"] == h].set_index("policy").loc[pols]
+        x = np.arange(len(pols)) + (i - (len(hands) - 1) / 2) * width
+        y = d[metric].to_numpy(float)
+        err = _err(y, d[f"{metric}_lo"].to_numpy(float), d[f"{metric}_hi"].to_numpy(float))
+        st = contract_style(h)
+        ax.errorbar(x, y, yerr=err, fmt=st["marker"], color=st["color"], ms=4, capsize=2,
+                    label=f"hand {h}")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(np.arange(len(pols)), pols)
+    what = {
+        "d_penalty": ("change in penalty, points per hand (lower is better)", "Penalty"),
+        "pct_penalty": ("change in penalty, % of never calling (lower is better)", "Penalty"),
+        "d_win": ("change in chance of going out (higher is better)", "Going out"),
+        "d_pen_sd": ("change in the penalty's standard deviation (points)", "Spread"),
+        "d_p_pen200": ("change in chance of a penalty of 200+ (lower is better)",
+                       "Big penalties"),
+        "d_attempts": ("change in deals per scored hand (voids; lower is better)", "Voids"),
+    }[metric]
+    return _finish(fig, ax, f"{what[1]}: call policy minus never calling, same deal sequences",
+                   "policy of seat 0 (the other three play greedy)", what[0])
+
+
+def exposure(cv, hand: int):
+    """The penalty distribution of each call policy in one contract: median, 90th and 99th
+    percentiles with intervals (lower is better)."""
+    fig, ax = _fig()
+    d = cv[cv["hand"] == hand]
+    pols = list(d["policy"])
+    x = np.arange(len(pols))
+    for k, (q, c) in enumerate([("pen_q50", "#0072B2"), ("pen_q90", "#E69F00"),
+                                ("pen_q99", "#D55E00")]):
+        y = d[q].to_numpy(float)
+        ax.errorbar(x + (k - 1) * 0.12, y, yerr=_err(y, d[f"{q}_lo"].to_numpy(float),
+                                                     d[f"{q}_hi"].to_numpy(float)),
+                    fmt="o", ms=4, capsize=2, color=c,
+                    label={"pen_q50": "median", "pen_q90": "90th percentile",
+                           "pen_q99": "99th percentile"}[q])
+    ax.set_xticks(x, pols)
+    return _finish(fig, ax, f"Penalty exposure in hand {hand}: how bad it gets",
+                   "policy of seat 0 (the other three play greedy)",
+                   "penalty, points (lower is better)")
+
+
+def convergence(conv, title: str, ylabel: str = "estimated probability"):
+    """Running estimate with the pointwise 95% band, the always-valid confidence sequence if
+    the table has one (``cs_lo``/``cs_hi``), and the exact value if known."""
+    fig, ax = _fig()
+    ax.plot(conv["n"], conv["p"], color="#0072B2", label="running estimate")
+    ax.fill_between(conv["n"], conv["lo"], conv["hi"], alpha=0.3, lw=0, color="#0072B2",
+                    label="pointwise 95% interval")
+    if "cs_lo" in conv:
+        ax.plot(conv["n"], conv["cs_lo"], color="#D55E00", ls="-.", lw=1,
+                label="95% confidence sequence")
+        ax.plot(conv["n"], conv["cs_hi"], color="#D55E00", ls="-.", lw=1)
+    if "exact" in conv:
+        ex = conv["exact"].iat[0]
+        ax.axhline(ex, color="black", ls="--", lw=1, label="exact value")
+        if "covers" in conv:
+            miss = ~conv["covers"].to_numpy(bool)
+            if miss.any():
+                ax.plot(conv["n"][miss], conv["p"][miss], "x", color="#D55E00", ms=5,
+                        label="pointwise interval misses")
+        span = max(conv["hi"].max() - ex, ex - conv["lo"].min(), 1e-9)
+        ax.set_ylim(max(0.0, ex - span), min(1.0, ex + span))
+    ax.set_xscale("log")
+    return _finish(fig, ax, title, "deals simulated (count, log scale)", ylabel, note=None)
+
+
+def seat_advantage(sa):
+    """Chance of going out by position after the dealer, per player count."""
+    fig, ax = _fig()
+    for p, d in sa.groupby("players"):
+        y = d["p"].to_numpy()
+        err = _err(y, d["lo"].to_numpy(), d["hi"].to_numpy())
+        color = PLAYER_COLORS.get(int(p))
+        ax.errorbar(d["position"], y, yerr=err, fmt="o-", ms=4, capsize=2, color=color,
+                    label=f"{p} players")
+        ax.axhline(1 / p, lw=0.8, ls=":", color=color)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    return _finish(fig, ax, "Who goes out, by seat (dotted: an even share)",
+                   "position after the dealer (1 = plays first; last = dealer)",
+                   "chance of going out")
+
+
+def game_level(t, fair: float):
+    """Win share of whole games per policy with intervals, the fair share dotted."""
+    fig, ax = _fig(figsize=(7.0, 3.6))
+    x = np.arange(len(t))
+    y = t["win_share"].to_numpy(float)
+    ax.errorbar(x, y, yerr=_err(y, t["win_share_lo"].to_numpy(float),
+                                t["win_share_hi"].to_numpy(float)), fmt="o", ms=5,
+                capsize=3, color="#0072B2", label="win share, 95% interval")
+    ax.axhline(fair, ls=":", color="black", lw=1, label=f"fair share ({fair:.0%})")
+    ax.set_xticks(x, t["policy"])
+    return _finish(fig, ax, "Whole nine-hand games against three greedy players",
+                   "policy of one seat (seat-rotated, the same deal sequences)",
+                   "share of games won (higher is better)")
+
+
+# -- publishing ------------------------------------------------------------------------------
+
+
+def save(fig, path) -> Path:
+    """Write ``fig`` as a PNG without a timestamp or software tag (same numbers, same bytes)."""
+    path = Path(path)
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def figure_html(path, caption: str) -> str:
+    """A ``<figure>`` with the PNG at ``path`` embedded (base64), its caption and a link to
+    the file; ``data-file`` names the file (the report's test checks it exists)."""
+    path = Path(path)
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    name = html.escape(path.name)
+    return (f'<figure class="chart" data-file="{name}">'
+            f'<img src="data:image/png;base64,{data}" alt="{html.escape(caption)}" '
+            f'style="max-width:100%">'
+            f'<figcaption>{caption} <small>(<a href="{name}">{name}</a>)</small>'
+            f"</figcaption></figure>")
+
+
+def show(fig, out_dir, name: str, caption: str):
+    """Save ``fig`` as ``out_dir/name.png`` and show it inline with its caption (notebooks)."""
+    from IPython.display import HTML, display
+
+    path = save(fig, Path(out_dir) / f"{name}.png")
+    display(HTML(figure_html(path, caption)))
+
+
+# -- readable numbers and tables -------------------------------------------------------------
+
+
+def pct(p, digits: int = 1) -> str:
+    """A probability as a percentage a reader can take in: ``pct(0.1234) == '12.3%'``,
+    ``pct(0.00003) == '< 0.01%'``, small ones with two significant digits.
+
+    Examples
+    --------
+    >>> pct(0.1234), pct(0.00003), pct(0.00154), pct(0), pct(1)
+    ('12.3%', '< 0.01%', '0.15%', '0%', '100%')
+    """
+    if p is None or not np.isfinite(p):
+        return "n/a"
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    v = 100 * p
+    if v < 0.01:
+        return "< 0.01%"
+    if v > 99.99:
+        return "> 99.99%"
+    if v < 1 or v > 99:
+        return f"{v:.2g}%" if v < 1 else f"{v:.2f}%"
+    return f"{v:.{digits}f}%"
+
+
+def pct_ci(p, lo, hi, digits: int = 1) -> str:
+    """``'12.3% [11.9%, 12.7%]'``; at the ends the one-sided bound: ``'100% (≥ 99.97%)'``.
+
+    Examples
+    --------
+    >>> pct_ci(1.0, 0.99967, 1.0), pct_ci(0.0, 0.0, 0.00012), pct_ci(0.25, 0.24, 0.26)
+    ('100% (≥ 99.97%)', '0% (≤ 0.012%)', '25.0% [24.0%, 26.0%]')
+    """
+    if not np.isfinite(p):
+        return "n/a"
+    if lo == hi == p:
+        return pct(p, digits)
+    if p == 1:
+        return f"100% (≥ {100 * lo:.2f}%)" if lo > 0.99 else f"100% (≥ {pct(lo)})"
+    if p == 0:
+        return f"0% (≤ {100 * hi:.2g}%)" if hi < 0.01 else f"0% (≤ {pct(hi)})"
+    return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
+
+
+def one_in(p, lo=None, hi=None, n=None) -> str:
+    """A rare chance as "1 in N" (three significant digits), with its interval, or "none in
+    n" with the interval's upper end when nothing was seen.
+
+    Examples
+    --------
+    >>> one_in(1 / 6490), one_in(0.0001, 0.00007, 0.00012)
+    ('1 in 6,490', '1 in 10,000 (1 in 14,300 to 1 in 8,330)')
+    >>> one_in(0.0, 0.0, 1.9e-6, 2_000_000)
+    'none in 2,000,000 (at most 1 in 526,000)'
+    """
+    def n_of(x):
+        v = 1 / x
+        digits = max(0, int(np.floor(np.log10(v))) - 2) if v >= 1000 else 0
+        return f"{round(v, -digits):,.0f}"
+
+    if p is None or not np.isfinite(p):
+        return "n/a"
+    if p == 0:
+        seen = f"none in {int(n):,}" if n else "none seen"
+        return f"{seen} (at most 1 in {n_of(hi)})" if hi and hi > 0 else seen
+    if p >= 0.5:
+        return pct(p)
+    if lo is None or hi is None or lo == hi:
+        return f"1 in {n_of(p)}"
+    lo_t = "1 in more than a million" if lo <= 1e-6 else f"1 in {n_of(lo)}"
+    return f"1 in {n_of(p)} ({lo_t} to 1 in {n_of(hi)})"
+
+
+def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> str:
+    """``'13.9 [13.8, 14.0]'`` (``signed``: ``'-46.2 [-53.9, -38.5]'`` with a plus sign for
+    gains); ``'n/a'`` for NaN; ``inf`` as ``'> max'`` is the caller's business.
+
+    Examples
+    --------
+    >>> num_ci(13.91, 13.79, 14.03), num_ci(-4.2, -5.0, -3.4, signed=True, unit=" pts")
+    ('13.9 [13.8, 14.0]', '−4.2 pts [−5.0, −3.4]')
+    """
+    if m is None or not np.isfinite(m):
+        return "n/a"
+    f = (lambda v: f"{v:+,.{digits}f}".replace("-", "−")) if signed else (
+        lambda v: f"{v:,.{digits}f}".replace("-", "−"))
+    if lo is None or not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{f(m)}{unit}"
+    if unit == "%":
+        return f"{f(m)}% [{f(lo)}%, {f(hi)}%]"
+    return f"{f(m)}{unit} [{f(lo)}, {f(hi)}]"
+
+
+_TABLE_CSS = ("<style>table.kt{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}"
+              "table.kt th,table.kt td{border-bottom:1px solid #ddd;padding:3px 8px;"
+              "text-align:right}table.kt th{background:#f4f4f4}"
+              "table.kt td:first-child,table.kt th:first-child{text-align:left}</style>")
+
+
+def table_html(df, caption: str = "") -> str:
+    """A readable HTML table of ``df`` (already formatted strings): no index, a caption."""
+    body = df.to_html(index=False, escape=True, classes="kt", border=0)
+    if caption:
+        body = body.replace('<table border="0" class="dataframe kt">',
+                            f'<table class="dataframe kt"><caption style="caption-side:top;'
+                            f'text-align:left;font-weight:bold">{html.escape(caption)}'
+                            f"</caption>", 1)
+    return _TABLE_CSS + body
+
+
+def table(df, caption: str = ""):
+    """Show :func:`table_html` in a notebook."""
+    from IPython.display import HTML, display
+
+    display(HTML(table_html(df, caption)))
+
+
+def details(df, summary: str, csv: str | None = None):
+    """Show a wide table collapsed under ``summary`` (click to open), with a link to its CSV."""
+    from IPython.display import HTML, display
+
+    link = f' <small>(also <a href="{html.escape(csv)}">{html.escape(csv)}</a>)</small>' \
+        if csv else ""
+    display(HTML(f"<details><summary>{html.escape(summary)}{link}</summary>"
+                 f"{table_html(df)}</details>"))
+
+
+def exact_vs_simulated(labels, exact, est, lo, hi, title: str, log: bool = True):
+    """Exact values (black diamonds) beside simulated estimates with 95% intervals, one row
+    per question; a log scale for rare events (the default)."""
+    fig, ax = _fig(figsize=(7.5, 0.5 * len(labels) + 1.6))
+    y = np.arange(len(labels))[::-1]
+    est, lo, hi = (np.asarray(v, float) for v in (est, lo, hi))
+    ax.errorbar(est, y + 0.12, xerr=_err(est, lo, hi), fmt="o", color="#0072B2", ms=5,
+                capsize=3, label="simulated, 95% interval")
+    ax.plot(np.asarray(exact, float), y - 0.12, "D", color="black", ms=5, label="exact")
+    ax.set_yticks(y, labels, fontsize=8)
+    if log:
+        ax.set_xscale("log")
+    return _finish(fig, ax, title, "probability" + (" (log scale)" if log else ""), "",
+                   note=None)
+
+
+def outs_by_draws(draws, exact, est, lo, hi, title: str):
+    """Chance of at least one out within the next ``draws`` draws: exact line, simulated
+    points with intervals."""
+    fig, ax = _fig()
+    ax.plot(draws, exact, "-", color="black", lw=1, label="exact (hypergeometric)")
+    est = np.asarray(est, float)
+    ax.errorbar(draws, est, yerr=_err(est, np.asarray(lo, float), np.asarray(hi, float)),
+                fmt="o", ms=4, capsize=2, color="#0072B2", label="simulated, 95% interval")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(0, 1)
+    return _finish(fig, ax, title, "draws from the stock (whole draws)",
+                   "chance at least one out comes", note=None)

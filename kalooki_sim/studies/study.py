@@ -1,0 +1,871 @@
+"""Studies at scale: runs cut into chunks, rows on disk as Parquet, aggregates merged exactly.
+
+:func:`simulate` is the one code path of the ``kalooki simulate`` command and the notebooks. A
+run of ``games`` games (ids ``first_game .. first_game + games - 1``, C3) is cut into chunks of
+consecutive games. Every chunk is played (on numba threads here, or as a future on a
+``dask.distributed`` cluster), and gives
+
+* its per-seat rows, the columns of :func:`~kalooki_sim.play_games` (whole games) or
+  :func:`~kalooki_sim.play_hands` (given hand numbers), as one Parquet file, and
+* its aggregates: integer counts, sums and sums of squares, and histograms, per hand (contract)
+  x players x seat x policy, as one small Parquet file in long form (``stat, value, count``).
+
+Each file is written to a temporary name and renamed (``os.replace``), then the manifest
+(``manifest.json``: the arguments, package version and git commit, and the finished chunks with
+their SHA-256) is rewritten the same way. A killed run therefore loses at most the chunks in
+flight; calling :func:`simulate` again (``kalooki simulate --resume``) plays only the missing
+ones. Since play depends only on (seed, game id), the finished files are the same bytes whatever
+the chunking of the work in time, the threads or the cluster. Aggregates are integers, so the
+merge of the chunks' aggregates equals the aggregates of all the rows, exactly.
+
+Layout of ``out``::
+
+    manifest.json
+    rows/chunk-000000.parquet ...   (absent with summary_only=True)
+    agg/chunk-000000.parquet ...    (long form: keys, stat, value, count)
+    summary.parquet                 (the merged aggregates, written when the run finishes)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import warnings
+import weakref
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..engine.play import _frame, _run, _setup, game_ids, game_totals
+from ..game._checks import check_bool, check_int, not_allowed, show_value
+from ..game.rules import Rules
+
+#: the layout version of a run directory (``manifest["format"]``)
+FORMAT = 1
+MANIFEST = "manifest.json"
+#: hands (games x hands per game) per chunk unless ``chunk_games`` is given
+CHUNK_HANDS = 100_000
+
+#: the keys of every aggregate row: the contract (hand number and its deal), table and seat
+KEYS = ["hand", "groups", "runs", "cards_dealt", "players", "seat", "policy"]
+#: ``summary()`` columns after the keys, in order. Counts are over the rows (one per seat per
+#: hand: the scored attempt, or a hand given up); ``*_sq`` are sums of squares.
+MOMENTS = (
+    "rows",                  # rows (seat-hands)
+    "scored",                # rows of scored hands (not void)
+    "given_up",              # void rows of hands given up after Rules.max_replays (not stalled)
+    "stalled",               # void rows of hands stopped by the engine's turn cap
+    "attempts", "attempts_sq",   # deals the hand took (R13: attempts - 1 were void)
+    "dealt_meets_contract", "opened", "went_out", "out_on_opening", "doubled", "reshuffled",
+    "open_turn", "open_turn_sq",  # over the rows that opened
+    "calls", "calls_sq",
+    "turns", "turns_sq",
+    "cards_left", "cards_left_sq",  # over scored rows
+    "penalty", "penalty_sq",        # over scored rows (the seat that went out scores 0)
+)
+#: whole-game aggregates (``game_summary()``), per players x seat x policy
+GAME_MOMENTS = ("games", "complete", "winner", "total", "total_sq")
+#: histograms kept per key: measure -> which rows count
+HISTOGRAMS = {"penalty": "scored", "open_turn": "opened", "turns": "rows", "calls": "rows"}
+
+_KERNEL_LOCK = threading.Lock()  # one chunk at a time per process (numba's parallel layer)
+
+
+# -- the run's identity -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """Everything that decides a run's results (validated by :func:`simulate`)."""
+
+    games: int
+    hands: tuple | None       # None: whole games
+    first_game: int
+    seed: int
+    rules: Rules
+    policies: tuple           # one Policy per seat
+    summary_only: bool
+    chunk_games: int
+
+    def args(self) -> dict:
+        """The JSON form kept in the manifest and compared on resume."""
+        rules = dataclasses.asdict(self.rules)
+        rules["schedule"] = [list(e) for e in rules["schedule"]]
+        return {
+            "format": FORMAT, "games": self.games,
+            "hands": None if self.hands is None else list(self.hands),
+            "first_game": self.first_game, "seed": self.seed, "rules": rules,
+            "policies": [dataclasses.asdict(p) for p in self.policies],
+            "summary_only": self.summary_only, "chunk_games": self.chunk_games,
+        }
+
+    def key(self) -> str:
+        """A short hash of :meth:`args` (names dask tasks)."""
+        text = json.dumps(self.args(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def hand_numbers(self) -> list[int]:
+        """The hand numbers each game plays, in order."""
+        return list(self.hands) if self.hands is not None else list(range(1, self.rules.hands + 1))
+
+    def chunks(self) -> list[tuple[int, int, int]]:
+        """``(index, first game id, games)`` of every chunk, in order."""
+        out = []
+        for i, g0 in enumerate(range(0, self.games, self.chunk_games)):
+            out.append((i, self.first_game + g0, min(self.chunk_games, self.games - g0)))
+        return out
+
+    def game_dtype(self):
+        """The ``game`` column's dtype for the whole run (the same in every chunk)."""
+        return np.int32 if self.first_game + self.games <= 2**31 else np.int64
+
+
+def _check_hands(hand, rules: Rules):
+    if hand is None:
+        return None
+    if isinstance(hand, (list, tuple, np.ndarray)):
+        hands = list(hand)
+        if not hands:
+            raise ValueError(not_allowed("hand", hand, "a hand number or a non-empty list of "
+                                         "them (None: whole games)"))
+    else:
+        hands = [hand]
+    for h in hands:
+        rules.deal(h)  # a clear error for a hand number outside the schedule
+    out = sorted({int(h) for h in hands})
+    if len(out) != len(hands):
+        raise ValueError(not_allowed("hand", hand, "distinct hand numbers"))
+    return tuple(out)
+
+
+def _spec(games, hand, players, policies, seed, rules, summary_only, first_game, chunk_games):
+    games = check_int("games", games, 0)
+    rules, pols, _, seed, _ = _setup(players, policies, seed, rules, None)
+    hands = _check_hands(hand, rules)
+    game_ids(first_game, games)  # validates first_game (and that every id fits)
+    summary_only = check_bool("summary_only", summary_only)
+    per_game = rules.hands if hands is None else len(hands)
+    if chunk_games is None:
+        chunk_games = max(1, CHUNK_HANDS // per_game)
+    else:
+        chunk_games = check_int("chunk_games", chunk_games, 1)
+    return Spec(games, hands, int(first_game), seed, rules, tuple(pols), summary_only,
+                chunk_games)
+
+
+# -- one chunk (runs in this process or on a dask worker) ---------------------------------------
+
+
+def chunk_rows(spec: Spec, first: int, n: int, threads=None) -> pd.DataFrame:
+    """The rows of games ``first .. first + n - 1`` of the run, as ``play_games``/``play_hands``.
+
+    Warnings about hands given up are left to the caller (the aggregates count them).
+    """
+    rules, pols, pol, seed, threads = _setup(None, list(spec.policies), spec.seed, spec.rules,
+                                             threads)
+    ids = np.arange(first, first + n, dtype=np.int64)
+    with _KERNEL_LOCK:
+        cols = _run(ids, spec.hand_numbers(), rules, pol, seed, threads, False)
+    cols["game"] = cols["game"].astype(spec.game_dtype())
+    df = _frame(cols, rules, pols)
+    return game_totals(df) if spec.hands is None else df
+
+
+def aggregate(df: pd.DataFrame) -> pd.DataFrame:
+    """The aggregates of rows ``df`` in long form: ``KEYS + [stat, value, count]``.
+
+    Moments have ``value = -1`` and the sum in ``count``; histogram rows have ``stat =
+    "hist_<measure>"``, the measure's ``value`` and how many rows had it; whole-game moments
+    (from rows with ``total``) have keys ``hand = groups = runs = cards_dealt = 0``. Every
+    number is an integer, so aggregates of parts add up to the aggregates of the whole
+    (:func:`merge`).
+
+    Examples
+    --------
+    >>> import kalooki_sim as ks
+    >>> a = aggregate(ks.play_hands(50, hand=3, seed=1))
+    >>> int(a.loc[(a["stat"] == "rows"), "count"].sum())
+    200
+    """
+    keys = df[["hand", "seat"]].to_numpy(np.int64)
+    scored = ~df["void"].to_numpy()
+    opened = df["opened"].to_numpy()
+    fill = lambda c: df[c].fillna(0).to_numpy(np.int64) if len(df) else np.zeros(0, np.int64)  # noqa: E731
+    code = keys[:, 0] * 256 + keys[:, 1]
+    uniq, inv = np.unique(code, return_inverse=True)
+
+    def stats():  # one column at a time: memory stays a few arrays of the chunk's length
+        yield "rows", np.ones(len(df), np.int64)
+        yield "scored", scored.astype(np.int64)
+        yield "given_up", (~scored & ~df["stalled"].to_numpy()).astype(np.int64)
+        yield "stalled", df["stalled"].to_numpy(np.int64)
+        att = df["attempts"].to_numpy(np.int64)
+        yield "attempts", att
+        yield "attempts_sq", att * att
+        for c in ("dealt_meets_contract", "opened", "went_out", "out_on_opening", "doubled",
+                  "reshuffled"):
+            yield c, df[c].to_numpy(np.int64)
+        for c, mask in (("open_turn", opened), ("calls", None), ("turns", None),
+                        ("cards_left", scored), ("penalty", scored)):
+            v = fill(c) if mask is None else np.where(mask, fill(c), 0)
+            yield c, v
+            yield c + "_sq", v * v
+
+    sums = {name: _sum_by(inv, v, len(uniq)) for name, v in stats()}
+    parts = [pd.DataFrame({"hand": np.repeat(uniq // 256, len(MOMENTS)),
+                           "seat": np.repeat(uniq % 256, len(MOMENTS)),
+                           "stat": np.tile(np.array(MOMENTS, object), len(uniq)),
+                           "count": np.stack([sums[m] for m in MOMENTS], 1).ravel(),
+                           "value": -1})]
+    masks = {"rows": np.ones(len(df), bool), "scored": scored, "opened": opened}
+    for name, which in HISTOGRAMS.items():
+        sel = masks[which]
+        h = pd.DataFrame({"hand": keys[sel, 0], "seat": keys[sel, 1],
+                          "value": fill(name)[sel]})
+        parts.append(h.groupby(["hand", "seat", "value"], sort=True).size().rename("count")
+                     .reset_index().assign(stat=f"hist_{name}"))
+    if "total" in df.columns:
+        parts.append(_game_aggregate(df))
+    long = pd.concat(parts, ignore_index=True)
+    return _with_keys(long, df)
+
+
+def _sum_by(inv, v, n) -> np.ndarray:
+    """Exact int64 sums of ``v`` per group ``inv`` (``bincount`` while float64 is exact)."""
+    if len(v) == 0 or int(np.abs(v).sum()) < 2**53:
+        return np.bincount(inv, weights=v.astype(np.float64), minlength=n).astype(np.int64)
+    out = np.zeros(n, np.int64)
+    np.add.at(out, inv, v)
+    return out
+
+
+def _game_aggregate(df):
+    g = df.loc[df["hand"] == df["hand"].min()]
+    g = g.loc[g["attempt"] == g["attempts"] - 1, ["seat", "total", "winner", "complete"]]
+    done = g["complete"].to_numpy()
+    total = np.where(done, g["total"].fillna(0).to_numpy(np.int64), 0)
+    m = pd.DataFrame({"seat": g["seat"].to_numpy(np.int64),
+                      "games": np.ones(len(g), np.int64), "complete": done.astype(np.int64),
+                      "winner": (g["winner"].to_numpy() & done).astype(np.int64),
+                      "total": total, "total_sq": total * total})
+    out = (m.groupby("seat", sort=True).sum().stack().rename("count").reset_index()
+           .rename(columns={"level_1": "stat"}))
+    return out.assign(hand=0, value=-1)
+
+
+def _with_keys(long, df):
+    """Add groups, runs, cards_dealt, players and policy (functions of hand and seat)."""
+    per_hand = df.groupby("hand", sort=True)[["groups", "runs", "cards_dealt"]].first()
+    per_hand.loc[0] = 0
+    policy = df.groupby("seat", sort=True)["policy"].first().astype(str)
+    h = long["hand"].to_numpy(np.int64)
+    out = pd.DataFrame({
+        "hand": h.astype(np.int8),
+        "groups": per_hand["groups"].reindex(h).to_numpy(np.int8),
+        "runs": per_hand["runs"].reindex(h).to_numpy(np.int8),
+        "cards_dealt": per_hand["cards_dealt"].reindex(h).to_numpy(np.int8),
+        "players": np.full(len(long), int(df["players"].iat[0]) if len(df) else 0, np.int8),
+        "seat": long["seat"].to_numpy(np.int8),
+        "policy": policy.reindex(long["seat"].to_numpy()).to_numpy(object).astype(str),
+        "stat": long["stat"].to_numpy(object).astype(str),
+        "value": long["value"].to_numpy(np.int32),
+        "count": long["count"].to_numpy(np.int64),
+    })
+    return out
+
+
+def merge(parts) -> pd.DataFrame:
+    """Add up long-form aggregates (from :func:`aggregate`) of disjoint sets of rows."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return _empty_agg()
+    cat = pd.concat(parts, ignore_index=True)
+    out = (cat.groupby(KEYS + ["stat", "value"], sort=True, observed=True)["count"].sum()
+           .reset_index())
+    for c in ("hand", "groups", "runs", "cards_dealt", "players", "seat"):
+        out[c] = out[c].astype(np.int8)
+    out["value"] = out["value"].astype(np.int32)
+    out["count"] = out["count"].astype(np.int64)
+    return out
+
+
+def _empty_agg():
+    return pd.DataFrame({**{k: np.zeros(0, np.int8) for k in KEYS if k != "policy"},
+                         "policy": np.zeros(0, object).astype(str),
+                         "stat": np.zeros(0, object).astype(str),
+                         "value": np.zeros(0, np.int32), "count": np.zeros(0, np.int64)},
+                        columns=KEYS + ["stat", "value", "count"])
+
+
+def _parquet_bytes(df: pd.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    df.to_parquet(buf, engine="pyarrow", index=False, compression="zstd")
+    return buf.getvalue()
+
+
+def play_chunk(spec: Spec, first: int, n: int, threads=None) -> dict:
+    """Play one chunk; its files' bytes: ``{"rows": bytes or None, "agg": bytes}``.
+
+    This is the task a dask worker runs: plain data in, plain bytes out, deterministic.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # given-up hands: counted in agg
+        df = chunk_rows(spec, first, n, threads)
+    agg = aggregate(df)
+    return {"rows": None if spec.summary_only else _parquet_bytes(df),
+            "agg": _parquet_bytes(agg)}
+
+
+def _warm(spec: Spec, threads=None) -> bool:
+    """Compile (or load) the kernels in this process: one game of the run's kind."""
+    play_chunk(dataclasses.replace(spec, games=1, summary_only=True), spec.first_game, 1,
+               threads)
+    return True
+
+
+# -- the run directory --------------------------------------------------------------------------
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and ``os.replace``."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _git_commit() -> str | None:
+    here = Path(__file__).resolve().parent
+    try:
+        r = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
+                           text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return r.stdout.strip() or None if r.returncode == 0 else None
+
+
+def _version() -> str:
+    from .._version import __version__
+
+    return __version__
+
+
+def _read_manifest(out: Path):
+    p = out / MANIFEST
+    if not p.exists():
+        return None
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"out={str(out)!r} has an unreadable {MANIFEST} ({e}); give "
+                         "force=True to start again, or another out") from None
+
+
+def _describe_difference(old: dict, new: dict) -> str:
+    diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    if not diff:
+        return ""
+    k = diff[0]
+    return f"{k}={show_value(old.get(k))} there, {show_value(new.get(k))} here"
+
+
+def _prepare(out: Path, spec: Spec, resume: bool, force: bool, chunk_given: bool):
+    """The manifest to continue from (``None``: a fresh run) after checking ``out``.
+
+    Raises ``ValueError`` (before anything is written) when ``out`` cannot be used.
+    """
+    if out.exists() and not out.is_dir():
+        raise ValueError(not_allowed("out", str(out), "a directory (new, empty, or a run's)"))
+    if not out.exists() or not any(out.iterdir()):
+        return None, spec
+    if not (out / MANIFEST).exists():
+        raise ValueError(f"out={str(out)!r} exists and is not a kalooki_sim run; give a new or "
+                         "empty directory")
+    if force:
+        return None, spec
+    man = _read_manifest(out)
+    if man.get("format") != FORMAT or "args" not in man:
+        raise ValueError(f"out={str(out)!r} holds a run of another format; give force=True "
+                         "(--force) to replace it, or another out")
+    args = man["args"]
+    if not chunk_given:
+        spec = dataclasses.replace(spec, chunk_games=args.get("chunk_games", spec.chunk_games))
+    new = spec.args()
+    if args != new:
+        raise ValueError(f"out={str(out)!r} holds another run ({_describe_difference(args, new)}); "
+                         "give force=True (--force) to replace it, or another out")
+    if not resume:
+        done = len(man.get("chunks", []))
+        state = "finished" if man.get("finished") else f"{done} of {len(spec.chunks())} chunks"
+        raise ValueError(f"out={str(out)!r} exists (this run, {state}); give resume=True "
+                         "(--resume) to continue or read it, or force=True (--force) to start "
+                         "again")
+    return man, spec
+
+
+def _clear(out: Path) -> None:
+    """Remove a run's own files from ``out`` (``force``)."""
+    for sub in ("rows", "agg"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+    for name in (MANIFEST, "summary.parquet"):
+        with contextlib.suppress(FileNotFoundError):
+            (out / name).unlink()
+    for tmp in out.glob(".*.tmp"):
+        tmp.unlink()
+
+
+def _valid_chunks(out: Path, man: dict) -> dict:
+    """The manifest's finished chunks whose files are present with their checksums."""
+    good = {}
+    for c in man.get("chunks", []):
+        ok = all((out / f["file"]).is_file() and _sha256(out / f["file"]) == f["sha256"]
+                 for f in c["files"].values())
+        if ok:
+            good[c["index"]] = c
+    return good
+
+
+# -- executors: numba threads here, or dask -----------------------------------------------------
+
+
+class _Local:
+    """Chunks played one after another in this process, on ``threads`` numba threads."""
+
+    slots = 1
+
+    def __init__(self, threads):
+        self.threads = threads
+
+    def submit(self, spec, index, first, n):
+        return play_chunk(spec, first, n, self.threads)
+
+    @staticmethod
+    def result(fut):
+        return fut
+
+    def close(self):
+        pass
+
+
+class _Dask:
+    """Chunks as futures on a dask.distributed cluster (a LocalCluster or a scheduler)."""
+
+    def __init__(self, cluster: str, threads):
+        from distributed import Client, LocalCluster
+
+        self.cluster = None
+        if cluster.startswith("local"):
+            n = _local_workers(cluster)
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+            self.threads = 1 if threads is None else threads
+        else:
+            self.client = Client(cluster, timeout="20s")
+            self.threads = threads
+        workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        self.slots = max(1, 2 * sum(w.get("nthreads", 1) for w in workers.values()))
+
+    def warm(self, spec):
+        self.client.run(_warm, spec, self.threads)
+
+    def submit(self, spec, index, first, n):
+        return self.client.submit(play_chunk, spec, first, n, self.threads, pure=False,
+                                  key=f"kalooki-chunk-{spec.key()}-{index}")
+
+    @staticmethod
+    def result(fut):
+        return fut.result()
+
+    def close(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _local_workers(cluster: str) -> int:
+    if cluster == "local":
+        return max(1, os.cpu_count() or 1)
+    return check_int("cluster workers", int(cluster.split(":", 1)[1]), 1)
+
+
+def check_cluster(cluster):
+    """``cluster`` if it is ``None``, ``"local"``, ``"local:N"`` or ``"tcp://HOST:PORT"``."""
+    allowed = "None, 'local', 'local:N' (N workers) or 'tcp://HOST:PORT' (a dask scheduler)"
+    if cluster is None:
+        return None
+    if not isinstance(cluster, str):
+        raise TypeError(not_allowed("cluster", cluster, allowed))
+    if cluster == "local":
+        return cluster
+    if cluster.startswith("local:"):
+        n = cluster.split(":", 1)[1]
+        if n.isdigit() and int(n) >= 1:
+            return cluster
+    elif cluster.startswith(("tcp://", "tls://")) and ":" in cluster.split("://", 1)[1]:
+        return cluster
+    raise ValueError(not_allowed("cluster", cluster, allowed))
+
+
+# -- the public entry point ---------------------------------------------------------------------
+
+
+class Run:
+    """A run of :func:`simulate`: its directory, manifest, rows and aggregates.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+        The run directory (a temporary one, removed with this object, when ``out=None``).
+    manifest : dict
+        ``manifest.json``: ``args`` (what decides the results), ``version``, ``commit``,
+        ``chunks`` (index, first_game, games, files with SHA-256), ``finished``.
+    """
+
+    def __init__(self, path, manifest, spec: Spec):
+        self.path = Path(path)
+        self.manifest = manifest
+        self.spec = spec
+        self._summary = None
+
+    def __repr__(self) -> str:
+        s = self.spec
+        what = "whole games" if s.hands is None else f"hands {list(s.hands)}"
+        return (f"Run({s.games} games ({what}) from game {s.first_game}, seed {s.seed}, "
+                f"{len(self.manifest['chunks'])}/{len(s.chunks())} chunks, {self.path})")
+
+    @property
+    def finished(self) -> bool:
+        """Every chunk is done."""
+        return bool(self.manifest.get("finished"))
+
+    def _files(self, kind):
+        chunks = sorted(self.manifest["chunks"], key=lambda c: c["index"])
+        return [self.path / c["files"][kind]["file"] for c in chunks if kind in c["files"]]
+
+    def rows(self, filters=None, columns=None) -> pd.DataFrame:
+        """The rows of every finished chunk, in game order (as ``play_games``/``play_hands``).
+
+        Parameters
+        ----------
+        filters : list of tuples or pyarrow.compute.Expression, optional
+            Read only matching rows, e.g. ``[("hand", "==", 9), ("seat", "==", 0)]`` (the
+            ``filters`` of :func:`pandas.read_parquet`).
+        columns : list of str, optional
+            Read only these columns.
+        """
+        if self.spec.summary_only:
+            raise ValueError("this run kept only aggregates (summary_only=True); its rows were "
+                             "not written: run it again with summary_only=False")
+        import pyarrow.dataset as ds
+        import pyarrow.parquet as pq
+
+        files = self._files("rows")
+        if not files:
+            return chunk_rows(dataclasses.replace(self.spec, games=0), self.spec.first_game, 0)
+        expr = filters
+        if filters is not None and not isinstance(filters, ds.Expression):
+            expr = pq.filters_to_expression(filters)
+        table = ds.dataset([str(f) for f in files], format="parquet").to_table(
+            filter=expr, columns=columns)
+        return table.to_pandas()
+
+    def aggregates(self) -> pd.DataFrame:
+        """All aggregates in long form (:func:`aggregate`), merged over the chunks."""
+        if self._summary is not None:
+            return self._summary.copy()
+        fin = self.path / "summary.parquet"
+        if self.finished and fin.exists():
+            agg = pd.read_parquet(fin)
+        else:
+            agg = _empty_agg()
+            files = self._files("agg")
+            for b in range(0, len(files), 64):  # bounded memory for thousands of chunks
+                agg = merge([agg] + [pd.read_parquet(f) for f in files[b:b + 64]])
+        agg["policy"] = agg["policy"].astype(str)
+        agg["stat"] = agg["stat"].astype(str)
+        if self.finished:
+            self._summary = agg
+        return agg.copy()
+
+    def summary(self) -> pd.DataFrame:
+        """One row per contract x players x seat x policy: counts, sums and sums of squares.
+
+        Columns: ``KEYS`` (``hand, groups, runs, cards_dealt, players, seat, policy``) and
+        :data:`MOMENTS` (int64). For example the mean penalty of a seat is
+        ``penalty / scored``, its variance ``penalty_sq / scored - mean**2``; the losers'
+        mean penalty is ``penalty / (scored - went_out)`` (the winner scores 0).
+        """
+        return self._wide(MOMENTS, hand_ge=1)
+
+    def means(self, by=("hand", "groups", "runs", "policy")) -> pd.DataFrame:
+        """Per-seat means from :meth:`summary`, the seats pooled within each ``by`` group.
+
+        Columns: ``by``, ``seat_hands`` (rows), ``scored``, ``void_per_hand`` (void deals per
+        scored hand, R13), ``p_opened``, ``mean_open_turn``, ``mean_calls``, ``p_went_out``,
+        ``p_out_on_opening``, ``mean_turns``, ``mean_penalty`` and ``sd_penalty`` (scored rows),
+        ``loser_penalty`` (seats that did not go out).
+        """
+        return means(self.summary(), by)
+
+    def game_summary(self) -> pd.DataFrame:
+        """Whole-game aggregates per players x seat x policy (:data:`GAME_MOMENTS`): games,
+        complete games, wins (shared, R14) and total, total_sq over complete games. Empty
+        unless the run plays whole games (``hand=None``)."""
+        w = self._wide(GAME_MOMENTS, hand_ge=0, hand_le=0)
+        return w.drop(columns=["hand", "groups", "runs", "cards_dealt"])
+
+    def _wide(self, stats, hand_ge, hand_le=127):
+        a = self.aggregates()
+        a = a[(a["value"] == -1) & (a["hand"] >= hand_ge) & (a["hand"] <= hand_le)
+              & a["stat"].isin(stats)]
+        w = a.pivot_table(index=KEYS, columns="stat", values="count", aggfunc="sum",
+                          fill_value=0, observed=True)
+        w = w.reindex(columns=list(stats), fill_value=0).astype(np.int64).reset_index()
+        w.columns.name = None
+        return w
+
+    def histogram(self, measure: str) -> pd.DataFrame:
+        """Counts of each value of ``measure`` (``penalty``, ``open_turn``, ``turns``,
+        ``calls``) per key: columns ``KEYS + [measure, "count"]``."""
+        if measure not in HISTOGRAMS:
+            raise ValueError(not_allowed("measure", measure, "one of " + ", ".join(
+                repr(m) for m in HISTOGRAMS)))
+        a = self.aggregates()
+        a = a[a["stat"] == f"hist_{measure}"].drop(columns="stat")
+        a = a.rename(columns={"value": measure})
+        return a.reset_index(drop=True)
+
+    def verify(self) -> bool:
+        """True when every finished chunk's files are present with their SHA-256."""
+        return len(_valid_chunks(self.path, self.manifest)) == len(self.manifest["chunks"])
+
+
+def means(summary: pd.DataFrame, by=("hand", "groups", "runs", "policy")) -> pd.DataFrame:
+    """Means from a :meth:`Run.summary` table (or several added up), pooled within ``by``."""
+    by = list(by)
+    s = summary.groupby(by, sort=True, observed=True)[list(MOMENTS)].sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = s["scored"].astype(float)
+        mean_pen = s["penalty"] / n
+        var = (s["penalty_sq"] / n - mean_pen**2) * n / (n - 1)
+        out = pd.DataFrame({
+            "seat_hands": s["rows"], "scored": s["scored"],
+            "void_per_hand": (s["attempts"] - s["rows"]) / s["rows"],
+            "p_opened": s["opened"] / n,
+            "mean_open_turn": s["open_turn"] / s["opened"],
+            "mean_calls": s["calls"] / s["rows"],
+            "p_went_out": s["went_out"] / n,
+            "p_out_on_opening": s["out_on_opening"] / n,
+            "mean_turns": s["turns"] / s["rows"],
+            "mean_penalty": mean_pen,
+            "sd_penalty": np.sqrt(var.clip(lower=0)),
+            "loser_penalty": s["penalty"] / (n - s["went_out"]),
+        })
+    return out.reset_index()
+
+
+def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=None, out=None,
+             summary_only=False, first_game=0, cluster=None, threads=None, *,
+             chunk_games=None, resume=True, force=False, progress=None) -> Run:
+    """Play ``games`` games in chunks, streaming rows to Parquet and aggregates to a summary.
+
+    Game ids run from ``first_game`` to ``first_game + games - 1`` and a game's play depends
+    only on (seed, game id) (C3), so a study split into runs at any game equals one run, and
+    the results do not depend on ``threads``, ``cluster`` or interruptions.
+
+    Parameters
+    ----------
+    games : int
+        Games to play (>= 0).
+    hand : int or list of int, optional
+        ``None`` (default): whole games, rows as :func:`~kalooki_sim.play_games`. A hand
+        number, or several: each game plays only those (in schedule order, the deal passing
+        left after each; the first dealer as in the whole game), rows as
+        :func:`~kalooki_sim.play_hands`; ``hand=h`` gives exactly ``play_hands(games, h)``.
+    players : int, optional
+        Seats; 4 by default, or ``rules.players`` when ``rules`` is given.
+    policies : str, Policy or list
+        As :func:`~kalooki_sim.play_hands`.
+    seed : int
+        The run's seed (C3).
+    rules : Rules, optional
+        Jamaican defaults otherwise.
+    out : str or path, optional
+        The run directory (created). ``None``: a temporary directory removed with the
+        returned :class:`Run`.
+    summary_only : bool
+        Keep only the aggregates, not the rows (memory and disk stay small at any size).
+    first_game : int
+        The first game id.
+    cluster : str, optional
+        ``None``: play here on numba threads. ``"local"`` / ``"local:N"``: a dask
+        ``LocalCluster`` of N single-threaded worker processes (default: one per core).
+        ``"tcp://HOST:PORT"``: an existing dask scheduler (``dask scheduler``; workers need
+        kalooki_sim installed). Chunks are futures, gathered in chunk order; a lost worker's
+        chunks are run again by dask.
+    threads : int, optional
+        Numba threads per chunk (here: all cores by default; on a LocalCluster: 1).
+    chunk_games : int, optional
+        Games per chunk (default: about 100,000 hands per chunk). Taken from the manifest when
+        resuming without it.
+    resume : bool
+        When ``out`` holds this run (same arguments): continue it if unfinished, read it back if
+        finished. ``False``: such an ``out`` raises ``ValueError``.
+    force : bool
+        When ``out`` holds a run (any arguments): delete its files and start again.
+    progress : bool, optional
+        A progress bar (tqdm) with rate and ETA; default on for runs of 200,000 hands or more
+        when stderr is a terminal.
+
+    Returns
+    -------
+    Run
+        ``.rows(filters)``, ``.summary()``, ``.histogram(measure)``, ``.game_summary()``.
+
+    Examples
+    --------
+    >>> import kalooki_sim as ks
+    >>> run = ks.simulate(40, hand=[1, 9], seed=3, chunk_games=15)
+    >>> len(run.manifest["chunks"]), len(run.rows())
+    (3, 320)
+    >>> int(run.summary()["rows"].sum())
+    320
+    """
+    spec = _spec(games, hand, players, policies, seed, rules, summary_only, first_game,
+                 chunk_games)
+    cluster = check_cluster(cluster)
+    resume, force = check_bool("resume", resume), check_bool("force", force)
+    if threads is not None:
+        _setup(None, list(spec.policies), spec.seed, spec.rules, threads)  # validates threads
+    if progress is not None:
+        progress = check_bool("progress", progress)
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise TypeError(not_allowed("out", out, "a directory path or None"))
+    if out is None:
+        tmp = Path(tempfile.mkdtemp(prefix="kalooki-run-"))
+        try:
+            run = _simulate(spec, tmp, cluster, threads, resume, force, chunk_games, progress)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        weakref.finalize(run, shutil.rmtree, str(tmp), ignore_errors=True)
+        return run
+    return _simulate(spec, Path(out), cluster, threads, resume, force, chunk_games, progress)
+
+
+def _simulate(spec, out, cluster, threads, resume, force, chunk_games, progress) -> Run:
+    man, spec = _prepare(out, spec, resume, force, chunk_games is not None)
+    done = _valid_chunks(out, man) if man else {}
+    todo = [c for c in spec.chunks() if c[0] not in done]
+    if man is not None and not todo and man.get("finished"):
+        return Run(out, man, spec)
+    executor = _Dask(cluster, threads) if cluster else _Local(threads)
+    try:
+        if man is None:
+            out.mkdir(parents=True, exist_ok=True)
+            _clear(out)
+        for sub in ("agg",) if spec.summary_only else ("rows", "agg"):
+            (out / sub).mkdir(exist_ok=True)
+        for t in out.glob(".*.tmp"):
+            t.unlink()
+        man = {"args": spec.args(), "format": FORMAT, "version": _version(),
+               "commit": _git_commit(), "created": man["created"] if man else time.time(),
+               "chunks": [done[i] for i in sorted(done)], "finished": False}
+        _write_atomic(out / MANIFEST, _json(man))
+        if todo and isinstance(executor, _Dask):
+            executor.warm(spec)
+        _play_chunks(out, spec, man, todo, executor, progress)
+    finally:
+        executor.close()
+    run = Run(out, man, spec)
+    agg = run.aggregates()
+    _write_atomic(out / "summary.parquet", _parquet_bytes(agg))
+    man["summary_sha256"] = _sha256(out / "summary.parquet")
+    man["finished"] = True
+    _write_atomic(out / MANIFEST, _json(man))
+    _warn_given_up(agg)
+    return run
+
+
+def _json(man) -> bytes:
+    return (json.dumps(man, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _play_chunks(out, spec, man, todo, executor, progress):
+    per_game = len(spec.hand_numbers())
+    total = spec.games * per_game
+    if progress is None:
+        progress = total >= 200_000 and sys.stderr.isatty()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, unit="hand", desc="kalooki simulate", unit_scale=True,
+                   initial=total - sum(n for _, _, n in todo) * per_game)
+    pending = deque()
+    queue = deque(todo)
+    try:
+        while queue or pending:
+            while queue and len(pending) < executor.slots:
+                i, first, n = queue.popleft()
+                pending.append((i, first, n, executor.submit(spec, i, first, n)))
+            i, first, n, fut = pending.popleft()
+            res = executor.result(fut)  # in chunk order
+            files = {}
+            for kind in ("rows", "agg"):
+                if res[kind] is None:
+                    continue
+                rel = f"{kind}/chunk-{i:06d}.parquet"
+                _write_atomic(out / rel, res[kind])
+                files[kind] = {"file": rel, "sha256": hashlib.sha256(res[kind]).hexdigest(),
+                               "bytes": len(res[kind])}
+            man["chunks"].append({"index": i, "first_game": first, "games": n, "files": files})
+            man["chunks"].sort(key=lambda c: c["index"])
+            _write_atomic(out / MANIFEST, _json(man))
+            if bar is not None:
+                bar.update(n * per_game)
+    finally:
+        for *_, fut in pending:
+            with contextlib.suppress(Exception):
+                fut.cancel()
+        if bar is not None:
+            bar.close()
+
+
+def _warn_given_up(agg):
+    m = agg[agg["value"] == -1]
+    seat0 = m[m["seat"] == 0]
+    stalled = int(seat0.loc[seat0["stat"] == "stalled", "count"].sum())
+    given = int(seat0.loc[seat0["stat"] == "given_up", "count"].sum())
+    if stalled or given:
+        warnings.warn(f"{stalled} hands stalled (the engine's turn cap) and {given} were given "
+                      "up after Rules.max_replays void attempts; they are void rows, counted in "
+                      "summary() as stalled / given_up", RuntimeWarning, stacklevel=4)
+
+

@@ -1,0 +1,166 @@
+"""The package shows its layers: game -> engine -> players -> studies -> analysis -> report ->
+the shells (cli, bench, the package namespace and the old-path aliases). Every import of every
+module, lazy ones in function bodies included, is parsed; an arrow to a higher layer, or a
+cycle between modules, fails."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "kalooki_sim"
+
+#: layer rank of each subpackage; top-level modules are the shells (highest), but for the leaf
+LAYERS = {"_version": 0, "game": 0, "engine": 1, "players": 2, "studies": 3, "analysis": 4,
+          "report": 5}
+SHELL = 6
+MAX_LINES = 900
+
+
+def _module_name(path: Path, root: Path = PKG) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def _rank(module: str) -> int:
+    parts = module.split(".")
+    return LAYERS.get(parts[1], SHELL) if len(parts) > 1 else SHELL
+
+
+def _known(module: str, modules: set) -> str:
+    """The longest prefix of ``module`` that is a module of the package."""
+    while module not in modules and "." in module:
+        module = module.rsplit(".", 1)[0]
+    return module
+
+
+def _imports(path: Path, modules: set, root: Path = PKG) -> list[tuple[str, int]]:
+    """``(imported module of the package, line)`` for every import in ``path``."""
+    me = _module_name(path, root)
+    package = me if _is_package(path) else me.rsplit(".", 1)[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            names = [f"{mod}.{a.name}" if f"{mod}.{a.name}" in modules else mod
+                     for a in node.names]
+        else:
+            continue
+        out += [(_known(n, modules), node.lineno) for n in names
+                if n.split(".")[0] == "kalooki_sim"]
+    return out
+
+
+def _graph():
+    files = sorted(PKG.rglob("*.py"))
+    modules = {_module_name(f) for f in files}
+    return files, modules, {_module_name(f): _imports(f, modules) for f in files}
+
+
+def test_layers_no_upward_imports():
+    _, _, graph = _graph()
+    upward = [f"{src}:{line} imports {dst} (layer {_rank(dst)} above {_rank(src)})"
+              for src, deps in graph.items() for dst, line in deps
+              if _rank(dst) > _rank(src)]
+    assert not upward, "\n".join(upward)
+
+
+def test_layers_no_import_cycles():
+    _, _, graph = _graph()
+    edges = {src: {d for d, _ in deps if d != src} for src, deps in graph.items()}
+    state, cycles = {}, []
+
+    def visit(m, stack):
+        state[m] = 1
+        for d in sorted(edges.get(m, ())):
+            if state.get(d) == 1:
+                cycles.append(" -> ".join(stack[stack.index(d):] + [d]))
+            elif d not in state:
+                visit(d, stack + [d])
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            visit(m, [m])
+    assert not cycles, "\n".join(cycles)
+
+
+def test_layers_the_check_bites(tmp_path):
+    """The parser sees an upward arrow in a lazy import (so the tests above can fail)."""
+    root = tmp_path / "kalooki_sim"
+    path = root / "game" / "_probe_upward.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("def f():\n    from ..report import plots\n")
+    mods = {"kalooki_sim.game._probe_upward", "kalooki_sim.report", "kalooki_sim.game"}
+    deps = _imports(path, mods, root)
+    assert deps == [("kalooki_sim.report", 2)]
+    assert _rank(deps[0][0]) > _rank(_module_name(path, root))
+
+
+@pytest.mark.parametrize("path", sorted(PKG.rglob("*.py")), ids=lambda p: str(p.relative_to(PKG)))
+def test_no_module_over_900_lines(path):
+    assert len(path.read_text().splitlines()) <= MAX_LINES
+
+
+@pytest.mark.parametrize("layer", sorted(set(LAYERS) - {"_version"}))
+def test_each_layer_says_what_it_holds_and_may_import(layer):
+    import importlib
+
+    doc = importlib.import_module(f"kalooki_sim.{layer}").__doc__ or ""
+    assert "May import" in doc or "may import" in doc or "bottom layer" in doc
+
+
+#: names earlier issues and the README gave under the old module paths (issue 16: they keep
+#: working for code written against the README)
+OLD_NAMES = {
+    "kalooki_sim.analysis": (
+        "Z95 wilson mean_ci welch_diff cluster_mean_ci cluster_wilson scored void_rate "
+        "contract_difficulty open_times km_fit open_survival open_curve seat_advantage "
+        "CALL_POLICIES focal_outcomes quantile_ci EXPOSURE_LEVELS EXPOSURE_QUANTILES "
+        "compare_calls call_value call_games holm sign_claims bootstrap_means rank_intervals "
+        "first_set p_deal_lays_groups p_outs simulate_outs simulate_deals dealt_meets "
+        "convergence confidence_sequence p_dealt_table contract_label p_some_seat_dealt "
+        "draws_from_interval join_words first_phrase compare_rules"),
+    "kalooki_sim.decisions": ("COLUMNS call_decisions trace_decision THIN_DECISIONS THIN_DEALS "
+                              "value_map variance_ratio"),
+    "kalooki_sim.tuning": ("CALL_FIELDS GRID candidate_name call_grid TuneResult tune_calls "
+                           "confirm confirm_games tuned_table tuned_policy make_table"),
+    "kalooki_sim.study": ("FORMAT MANIFEST CHUNK_HANDS KEYS MOMENTS GAME_MOMENTS HISTOGRAMS Spec "
+                          "chunk_rows aggregate merge play_chunk check_cluster Run means simulate"),
+    "kalooki_sim.plots": ("contract_style contract_ticks open_curve difficulty by_contract "
+                          "players_series call_value exposure convergence seat_advantage "
+                          "game_level save figure_html show pct pct_ci one_in num_ci table_html "
+                          "table details exact_vs_simulated outs_by_draws"),
+    "kalooki_sim.referee": "check RefereeError",
+}
+
+
+@pytest.mark.parametrize("old", sorted(OLD_NAMES))
+def test_old_paths_keep_their_names(old):
+    import importlib
+
+    module = importlib.import_module(old)
+    missing = [n for n in OLD_NAMES[old].split() if not hasattr(module, n)]
+    assert not missing, f"{old} lost {missing}"
+
+
+def test_old_paths_are_the_new_objects():
+    import kalooki_sim as ks
+    from kalooki_sim import decisions, referee, study, tuning
+    from kalooki_sim.analysis import value_map
+    from kalooki_sim.game import referee as new_referee
+    from kalooki_sim.players import tuning as new_tuning
+
+    assert decisions.call_decisions is ks.call_decisions and decisions.value_map is value_map
+    assert tuning is new_tuning and referee is new_referee and study.simulate is ks.simulate
+    assert set(ks.__all__) <= set(dir(ks))
