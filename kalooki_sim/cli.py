@@ -313,7 +313,7 @@ def cmd_advise(args) -> int:
 
 def cmd_report(args) -> int:
     """``kalooki report``: the same as ``make report``."""
-    from .report import build as report
+    from .report import publish as report
 
     argv = ["--out", args.out] if args.out else []
     report.main(argv + (["--tiny"] if args.tiny else []))

@@ -1,9 +1,6 @@
-"""Old path of :mod:`kalooki_sim.report.plots`, the same module object: kept because
-the README names it.
-"""
+"""Old path of :mod:`kalooki_sim.report.plots`, kept because the README names it: every name is
+looked up there."""
 
-import sys
+from ._alias import forward
 
-from .report import plots as _module
-
-sys.modules[__name__] = _module
+__getattr__, __dir__ = forward("kalooki_sim.report.plots")

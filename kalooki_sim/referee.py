@@ -1,9 +1,6 @@
-"""Old path of :mod:`kalooki_sim.game.referee`, the same module object: kept because
-earlier issues name it.
-"""
+"""Old path of :mod:`kalooki_sim.game.referee`, kept because earlier issues name it: every name is
+looked up there."""
 
-import sys
+from ._alias import forward
 
-from .game import referee as _module
-
-sys.modules[__name__] = _module
+__getattr__, __dir__ = forward("kalooki_sim.game.referee")

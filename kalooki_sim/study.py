@@ -1,9 +1,6 @@
-"""Old path of :mod:`kalooki_sim.studies.study`, the same module object: kept because
-the README and issue 11 name it.
-"""
+"""Old path of :mod:`kalooki_sim.studies.study`, kept because the README and issue 11 name
+it: every name is looked up there."""
 
-import sys
+from ._alias import forward
 
-from .studies import study as _module
-
-sys.modules[__name__] = _module
+__getattr__, __dir__ = forward("kalooki_sim.studies.study")

@@ -10,6 +10,7 @@ from scipy import stats
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.analysis import _exact
 from kalooki_sim.report import plots
 
 
@@ -47,7 +48,7 @@ def _brute_groups(groups, cards, ranks, copies, jokers):
 @pytest.mark.parametrize("groups, cards, ranks, copies, jokers",
                          [(1, 5, 3, 4, 2), (2, 6, 3, 4, 2), (2, 7, 4, 3, 1), (3, 8, 4, 3, 2)])
 def test_exact_group_dp_equals_card_by_card_enumeration(groups, cards, ranks, copies, jokers):
-    assert A._group_deal_fraction(groups, cards, ranks, copies, jokers) == _brute_groups(
+    assert _exact._group_deal_fraction(groups, cards, ranks, copies, jokers) == _brute_groups(
         groups, cards, ranks, copies, jokers)
 
 

@@ -2,18 +2,26 @@
 
 import importlib
 import inspect
+import pkgutil
 
 import pytest
 
 import kalooki_sim as ks
 
-MODULES = ["cards", "rules", "melds", "needed", "play", "policies", "tournament", "trace",
-           "referee", "analysis", "plots", "report", "_checks"]
+#: every module of the package, in every layer (issue 16), but ``__main__`` files
+MODULES = sorted(m.name for m in pkgutil.walk_packages(ks.__path__, "kalooki_sim.")
+                 if not m.name.endswith("__main__"))
+
+
+def test_the_walk_sees_every_layer():
+    for layer in ("game", "engine", "players", "studies", "analysis", "report"):
+        assert f"kalooki_sim.{layer}" in MODULES
+    assert "kalooki_sim.engine._kernels.draw" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_every_public_callable_has_a_docstring(name):
-    mod = importlib.import_module(f"kalooki_sim.{name}")
+    mod = importlib.import_module(name)
     missing = []
     for attr, obj in vars(mod).items():
         if attr.startswith("_") or not callable(obj) or obj.__module__ != mod.__name__:

@@ -9,6 +9,7 @@ from scipy import stats
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.analysis import _survival
 
 
 def _censored_geometric(n, p_open, p_end, seed):
@@ -57,9 +58,9 @@ def test_bootstrap_form_of_kaplan_meier_is_scipys():
     df = _censored_geometric(3000, 0.15, 0.1, seed=4)
     ot = A.open_times(df)
     fit = A.km_fit(ot["time"], ot["opened"])
-    E, C = A._km_counts(ot["time"].to_numpy(), ot["opened"].to_numpy(), ot["deal"].to_numpy(),
-                        25)
-    S = A._km_from_counts(E.sum(0), C.sum(0))
+    E, C = _survival._km_counts(ot["time"].to_numpy(), ot["opened"].to_numpy(),
+                                ot["deal"].to_numpy(), 25)
+    S = _survival._km_from_counts(E.sum(0), C.sum(0))
     assert 1 - S[1:26] == pytest.approx(fit.cdf.evaluate(np.arange(1, 26)), abs=1e-12)
 
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from kalooki_sim.report import build as report
+from kalooki_sim.report import publish as report
 
 
 @pytest.mark.parametrize("name", report.NOTEBOOKS)

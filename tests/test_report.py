@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kalooki_sim.report import build as report
+from kalooki_sim.report import publish as report
 
 NAME = "teaching_probability"  # the quickest page
 

@@ -19,6 +19,7 @@ import kalooki_sim as ks
 from kalooki_sim.engine._kernels import engine as E
 from kalooki_sim.engine.play import rules_vector
 from kalooki_sim.engine.trace import _records
+from kalooki_sim.game._kernels import layoff as L
 from kalooki_sim.game.cards import card_text, to_codes
 from kalooki_sim.game.referee import check
 
@@ -81,7 +82,7 @@ def position(D, top, hand_a=HAND_A, hand_b=HAND_B, opened=(0, 0), calls=(0, 0), 
     if group_of is not None:
         m = melds[0]
         m[:] = 0
-        m[E.L.KIND], m[E.L.OWNER], m[E.L.KEY], m[E.L.NAT] = E.L.GROUP, B, group_of, 3
+        m[L.KIND], m[L.OWNER], m[L.KEY], m[L.NAT] = L.GROUP, B, group_of, 3
         gs[E.GS_N_MELDS] = 1
         ps[B, E.PS_BAN_R] |= 1 << group_of
     gs[E.GS_LOG_N] = 0

@@ -5,7 +5,7 @@ advisor form (``widgets``).
 May import every layer below.
 """
 
-from .build import (
+from .publish import (
     COMMAND,
     NOTEBOOKS,
     PAGES,
