@@ -273,7 +273,7 @@ def play_hands(n, hand=1, players=None, policies="greedy", seed=0, rules=None, t
         Seats, 3-6 with the card's pack; 4 by default, or ``rules.players`` when given.
     policies : str, Policy or list
         A preset name (``greedy``, ``random``, ``never-call``, ``call-<k>``,
-        ``hold-for-double``), a :class:`~kalooki_sim.Policy`, or one per seat.
+        ``hold-for-double``, ``expert``), a :class:`~kalooki_sim.Policy`, or one per seat.
     seed : int
         The run's seed (C3).
     rules : Rules, optional

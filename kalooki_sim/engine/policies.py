@@ -59,7 +59,8 @@ class Policy:
         Hold back the opening (R7) until at most one card would remain after it, so that the
         player can go out on the opening and double the others (R12).
     hold_turns : int
-        With ``hold``: give up holding and open normally after this many own turns (>= 0).
+        With ``hold``: give up holding and open normally after this many own turns (>= 0): it
+        holds on its own turns 1 to ``hold_turns`` (0: never).
     exact : bool
         Count the cards still needed exactly (:func:`~kalooki_sim.cards_needed`; dead cards,
         those on the table and, once the pile's one reshuffle (R13) is spent, those in the
@@ -164,10 +165,11 @@ PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double", "exp
 
 
 def preset(name: str) -> Policy:
-    """A named policy: ``random``, ``greedy``, ``never-call``, ``call-<k>``, ``hold-for-double``.
+    """A named policy.
 
-    Presets without a number in their name call up to the rules' limit (``Rules.call_limit``,
-    V8); ``call-<k>`` calls up to the smaller of k and the rules' limit.
+    The presets: ``random``, ``greedy``, ``never-call``, ``call-<k>``, ``hold-for-double`` and
+    ``expert``. Presets without a number in their name call up to the rules' limit
+    (``Rules.call_limit``, V8); ``call-<k>`` calls up to the smaller of k and the rules' limit.
 
     * ``greedy``: opens at once, lays off everything, calls (up to the rules' limit) and takes
       the discard whenever the card brings the contract closer.

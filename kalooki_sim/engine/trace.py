@@ -13,7 +13,10 @@ take          ``card``: the discard taken as the normal draw (R9.1); in Tuluki (
 decline       ``card``, ``as`` (``"take"`` or ``"call"``): ``seat`` was offered the live
               discard and passed (R9.1 next player; R9.2 each eligible seat in priority
               order; V9 B's call of D); V9 also ``"turned_take"`` (B passes on the turned
-              card) and ``"turned_call"`` (A, eligible to call it, does not)
+              card) and ``"turned_call"`` (A, eligible to call it, does not). Every seat the
+              rules let call (not opened, under ``Rules.call_limit``) is offered, so a seat
+              whose own policy never calls (``never-call``, ``call-<k>`` at its k) is
+              logged as declining too
 call          ``card``, ``discarder``: a call (R9.2; V9 B's call of D); V9 ``turned: True``
               (no ``discarder``): A calls the card it turned up, B allowing
 penalty       ``card``: the caller's penalty card from the stock

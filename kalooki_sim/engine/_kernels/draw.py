@@ -7,10 +7,13 @@ from __future__ import annotations
 from numba import njit
 
 from ...game._kernels.solver import card_value
+from . import needed as NK
 from . import rng as R
 from .reading import (
+    _avail,
     _call_limit,
     _danger,
+    _fill_counts,
     _from_pile,
     _hand_penalty,
     _needed_memo,
@@ -45,12 +48,16 @@ from .table import (
     P_CALL_MAX_NEED,
     P_CALL_MAX_OPENED,
     P_CALL_MIN_STOCK,
+    P_EXACT,
     P_RANDOM,
     P_TAKE_GAIN,
     PS_CALLS,
     PS_OPENED,
     R_CALL_LIMIT,
+    R_GROUPS,
     R_PLAYERS,
+    R_RUNS,
+    R_V6,
     _log,
 )
 
@@ -128,7 +135,11 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False
-    if gain_col != P_CALL_GAIN or after == 0:
+    if gain_col != P_CALL_GAIN:
+        return True
+    if after == 0 and pol[seat, P_EXACT] <= 0 and not _completes(seat, card, hand, rules, pw):
+        after = 1  # the bound's 0 did not promise the contract: the call checks still apply
+    if after == 0:
         return True
     return (after <= pol[seat, P_CALL_MAX_NEED]
             and gs[GS_STOCK_N] >= pol[seat, P_CALL_MIN_STOCK]
@@ -136,6 +147,20 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
             and _danger(seat, hand, ps, rules[R_PLAYERS]) > pol[seat, P_CALL_DANGER]
             and _opened_others(seat, ps, rules[R_PLAYERS]) < pol[seat, P_CALL_MAX_OPENED]
             and _hand_penalty(hand[seat]) <= pol[seat, P_CALL_MAX_HAND])
+
+
+@njit(cache=True)
+def _completes(seat, card, hand, rules, pw):
+    """Would ``card`` complete ``seat``'s contract (R7)? The exact count (:mod:`.needed`) is 0
+    exactly then; the quick bound :func:`need` may be 0 for a hand that cannot open."""
+    av = hand[_seen_row(hand) + 1]
+    _avail(seat, hand, rules, av)
+    hand[seat, card] += 1
+    j = _fill_counts(hand[seat], pw[0])
+    n = NK.needed_kernel(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw[1],
+                         pw[2])
+    hand[seat, card] -= 1
+    return n == 0
 
 
 @njit(cache=True)

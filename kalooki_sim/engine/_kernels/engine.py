@@ -174,7 +174,7 @@ def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, p
     _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
     if rules[R_TULUKI] == 1:
         drew = _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log,
-                                  rstates, pw)
+                                  rstates, pw, tmp)
     else:
         drew = _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
     gs[GS_FORCE_MASK] = 0

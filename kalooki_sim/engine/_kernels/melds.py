@@ -235,7 +235,7 @@ def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
     go = True
     if pol[cur, P_RANDOM] > 0:
         go = R.below(pst, 2) == 1
-    elif (pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] < pol[cur, P_HOLD_TURNS]
+    elif (pol[cur, P_HOLD] > 0 and ps[cur, PS_TURNS] <= pol[cur, P_HOLD_TURNS]
           and _danger(cur, hand, ps, rules[R_PLAYERS]) > pol[cur, P_HOLD_DANGER]):
         # hold for the double (R12): open only if at most one card would remain
         go = _hand_size(hand[cur]) - nc <= 1

@@ -224,14 +224,15 @@ def _distance_to_play(seat, c, hrow, ps, gs, melds):
 
 @njit(cache=True)
 def _from_pile(seat, card, hand, ps, gs):
-    """The top discard goes to ``seat``'s hand (a take or call, R9): its rank marks the seat,
-    and it leaves the dead cards, where it was counted once the reshuffle was spent."""
+    """The top discard goes to ``seat``'s hand (a take or call, R9): a natural's rank marks the
+    seat, and it leaves the dead cards, where it was counted once the reshuffle was spent."""
     gs[GS_DISC_N] -= 1
     hand[seat, card] += 1
     hand[_known_row(hand, seat), card] += 1
     if gs[GS_RESHUFFLED] == 1:
         hand[_seen_row(hand), card] -= 1
-    ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
+    if card != JOKER:  # a joker (the upcard, C1) has no rank: it must not mark the aces
+        ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
 
 
 @njit(cache=True)

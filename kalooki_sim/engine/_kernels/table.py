@@ -45,7 +45,7 @@ NO_WAY_RANK = 1000  # exact needed count of a hand no available card completes (
 MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (stalled)
 
 # per-seat state
-# PS_TOOK: bit mask of the ranks the seat took or called from the pile this hand (public).
+# PS_TOOK: bit mask of the ranks of the naturals the seat took or called this hand (public).
 # PS_NC_*: a two-entry memo of the seat's exact needed count (:func:`_needed_memo`), keyed by
 # a hash of its hand and the dead cards; a value of -1 is an empty entry.
 (PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS, PS_TOOK,

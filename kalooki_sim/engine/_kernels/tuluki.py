@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from ...game._kernels import layoff as L
 from . import rng as R
 from .draw import _decide, _draw_stock, _draw_to, _may_call, _wants_call, _wants_card
-from .reading import _distance_to_play, _from_pile, _known_row, _seen_row
+from .reading import _from_pile, _known_row, _seen_row
 from .table import (
     DECLINE_CALL,
     DECLINE_TURNED_CALL,
@@ -25,6 +26,7 @@ from .table import (
     GS_DISC_N,
     GS_DISCARDER,
     GS_LIVE,
+    GS_N_MELDS,
     GS_RESHUFFLED,
     JOKER,
     P_DEFEND,
@@ -33,22 +35,29 @@ from .table import (
     PS_CALLS,
     PS_OPENED,
     PS_TOOK,
+    R_FREE_EXT,
+    R_JOKERS_OTHERS,
     _log,
 )
 
 
 @njit(cache=True)
-def _wants_turned(b, T, hand, ps, gs, rules, pol, rstates, melds, pw):
+def _wants_turned(b, T, hand, ps, gs, rules, pol, rstates, melds, pw, tmp):
     """V9 (b): does B take the turned card ``T`` as its draw? A joker always (the rule); before
     opening, if it cuts the cards needed by the policy's take gain (:func:`_wants_card`); once
-    opened, if it can be laid off now (:func:`_distance_to_play` 0)."""
+    opened, if it can be laid off now on some meld (R10, R11 in place of a joker, V3 at either
+    end: :func:`.layoff.lay_off_kernel`; writes ``tmp``)."""
     if T == JOKER:
         return True
     if ps[b, PS_OPENED] == 0:
         return _wants_card(b, T, hand, ps, gs, rules, pol, rstates[2 + b], P_TAKE_GAIN, pw)
     if pol[b, P_RANDOM] > 0:
         return R.below(rstates[2 + b], 2) == 1
-    return _distance_to_play(b, T, hand[b], ps, gs, melds) == 0
+    for m in range(gs[GS_N_MELDS]):
+        if L.lay_off_kernel(melds[m], T, b, rules[R_FREE_EXT] == 1, rules[R_JOKERS_OTHERS] == 1,
+                            tmp) != L.ILLEGAL:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -71,7 +80,8 @@ def _allows(b, a, T, ps, pol):
 
 
 @njit(cache=True)
-def _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, pw):
+def _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, pw,
+                       tmp):
     """V9 then R6.1, for B = ``cur`` after A's discard D (or the upcard, C1): B may call D (with
     a penalty card, never take it); A turns up the stock's top card T; B takes T as its draw if
     it wants it (a joker: must); else A may call T (a penalty card) if B allows; else T is
@@ -101,7 +111,7 @@ def _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log, r
         if T < 0:
             return False
         _log(log, gs, EV_TURN_UP, a, T, 0, 0, 0)
-        if _wants_turned(cur, T, hand, ps, gs, rules, pol, rstates, melds, pw):
+        if _wants_turned(cur, T, hand, ps, gs, rules, pol, rstates, melds, pw, tmp):
             _from_turn_up(cur, T, hand, ps)
             _log(log, gs, EV_TAKE, cur, T, 0, 1, 0)
             return True  # B's draw: D stays buried (R9)
