@@ -78,3 +78,15 @@ def test_pages_render_in_a_real_browser(built, tmp_path):
                        check=False)
     assert r.returncode == 0 and shot.stat().st_size > 20_000
     assert Path(shot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_table_html_shows_its_caption_whatever_pandas_writes():
+    """pandas 3 no longer writes ``border="0"``: the caption must not depend on it (issue 18)."""
+    import pandas as pd
+
+    from kalooki_sim.report import plots
+
+    html = plots.table_html(pd.DataFrame({"hand": [1, 2]}), caption="Hands & more")
+    assert html.count("<caption") == 1 and "Hands &amp; more</caption>" in html
+    assert html.index("<caption") > html.index("<table")
+    assert "<caption" not in plots.table_html(pd.DataFrame({"hand": [1]}))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from pathlib import Path
 
 import matplotlib
@@ -467,8 +468,10 @@ _TABLE_CSS = ("<style>table.kt{border-collapse:collapse;font-size:0.9em;margin:0
 def table_html(df, caption: str = "") -> str:
     """A readable HTML table of ``df`` (already formatted strings): no index, a caption."""
     body = df.to_html(index=False, escape=True, classes="kt", border=0)
+    # the <table> tag's attributes differ across pandas versions (pandas 3 writes no border)
+    body = re.sub(r"<table[^>]*>", '<table class="dataframe kt">', body, count=1)
     if caption:
-        body = body.replace('<table border="0" class="dataframe kt">',
+        body = body.replace('<table class="dataframe kt">',
                             f'<table class="dataframe kt"><caption style="caption-side:top;'
                             f'text-align:left;font-weight:bold">{html.escape(caption)}'
                             f"</caption>", 1)
