@@ -103,10 +103,16 @@ def main() -> None:
     print(f"{'cards':>5} {'contract':>9} {'median µs':>10} {'mean µs':>9}")
     for n, g, r, med, mean in bench_solver():
         print(f"{n:>5} {f'{g}g+{r}r':>9} {med:>10.2f} {mean:>9.2f}")
+    speed = {}
     for policy, games in (("greedy", 3000), ("expert", 300)):
         print(f"\nengine: {policy}, 4 players, hands 1-9 in turn (whole games)")
         for threads, hps in bench_engine(games, policy=policy):
+            speed[policy, threads] = hps
             print(f"  {threads} thread(s): {hps:,.0f} hands/s")
+    for threads in sorted({t for _, t in speed}):
+        if ("greedy", threads) in speed and ("expert", threads) in speed:
+            print(f"  expert / greedy on {threads} thread(s): "
+                  f"{speed['expert', threads] / speed['greedy', threads]:.3f}")
     cold, warm = bench_start()
     print("\nstart-up, a new process playing one hand:")
     print(f"  empty Numba cache (compiles): {cold:.1f} s; cached: {warm:.1f} s")
@@ -170,6 +176,94 @@ def main_needed() -> None:
 
 
 from .engine._kernels import needed as _nk  # noqa: E402  (appended section)
+
+#: events that bring a card into an unopened seat's hand (R6, R9; V9 turned cards are takes)
+_GAINS = ("deal", "take", "call", "penalty", "draw")
+
+
+def needed_hands_in_play(hand: int, games: int = 60, seed: int = 0, policies="expert"):
+    """The hands the cards-needed kernel meets when ``policies`` play hand ``hand`` (4 players,
+    the card's rules): for every unopened seat at each of its discards, the hand less each
+    distinct natural it could let go, and at each offer it answers, the hand plus the card
+    offered. Rebuilt from :func:`kalooki_sim.trace` logs of games ``0 .. games-1``; returns a
+    list of card-code arrays.
+    """
+    from collections import Counter
+
+    from .engine.trace import trace
+    from .game.cards import to_codes
+
+    out = []
+    for game in range(games):
+        held = {}
+        opened = set()
+        for rec in trace(seed, game=game, hand=hand, policies=policies).records:
+            ev, seat = rec["event"], rec.get("seat", -1)
+            if ev == "open":
+                opened.add(seat)
+            if seat in opened or seat < 0 or "card" not in rec or rec["card"] is None:
+                continue
+            code = int(to_codes(rec["card"])[0])
+            h = held.setdefault(seat, Counter())
+            if ev in ("decline", "take", "call") and rec.get("as", ev) in ("take", "call"):
+                out.append(np.array(list((h + Counter([code])).elements()), np.int64))
+            if ev in _GAINS:
+                h[code] += 1
+            elif ev == "discard":
+                for c in {c for c in h if c != JOKER}:
+                    out.append(np.array(list((h - Counter([c])).elements()), np.int64))
+                h[code] -= 1
+    return out
+
+
+def bench_needed_in_play(games: int = 60, reps: int = 20, cap: int = 1500, seed: int = 0):
+    """Median and p99 µs per ``needed_kernel`` call over the hands the expert meets in play
+    (:func:`needed_hands_in_play`), per contract of the card's schedule: rows ``(hand,
+    groups, runs, hands, median, p99)``. Each hand is timed alone, ``reps`` calls in a compiled
+    loop, the best of three; the supply is the pack less the hand (the dead cards are not
+    removed)."""
+    from .game.rules import Rules
+
+    rules = Rules()
+    opts, scratch = _nk.new_workspace()
+    rng = np.random.default_rng(seed)
+    rows = []
+    for h in range(1, 10):
+        _, g, r = rules.deal(h)
+        hands = needed_hands_in_play(h, games, seed)
+        if len(hands) > cap:
+            hands = [hands[i] for i in rng.choice(len(hands), cap, replace=False)]
+        per = []
+        for codes in hands:
+            counts = np.zeros((reps, 4, 14), np.int64)
+            jokers = np.zeros(reps, np.int64)
+            avail = np.zeros((reps, 53), np.int64)
+            c1, j1 = hand_counts(codes)
+            counts[:], jokers[:] = c1, j1
+            avail[:, :52] = 2
+            avail[:, JOKER] = 4
+            for c in codes:
+                avail[:, c] -= 1
+            best = np.inf
+            for _ in range(3):  # the best of three: a busy machine only ever adds time
+                t0 = time.perf_counter()
+                _needed_many(counts, jokers, g, r, avail, opts, scratch)
+                best = min(best, time.perf_counter() - t0)
+            per.append(best / reps * 1e6)
+        rows.append((h, g, r, len(per), float(np.median(per)), float(np.percentile(per, 99))))
+    return rows
+
+
+def main_needed_in_play() -> None:
+    """Print :func:`bench_needed_in_play`."""
+    print("\ncards needed (kernel), the hands the expert meets in play, 4 players, per contract")
+    print(f"{'hand':>4} {'contract':>9} {'hands':>6} {'median µs':>10} {'p99 µs':>8}")
+    for h, g, r, n, med, p99 in bench_needed_in_play():
+        print(f"{h:>4} {f'{g}g+{r}r':>9} {n:>6} {med:>10.2f} {p99:>8.2f}")
+
+
+if __name__ == "__main__":
+    main_needed_in_play()
 
 # -- call value per decision and the advisor (issue 9) ------------------------------------------
 

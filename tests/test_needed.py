@@ -292,3 +292,17 @@ def test_needed_kernel_unchanged_on_random_hands():
 @pytest.mark.slow
 def test_needed_kernel_unchanged_on_random_hands_many():
     assert _mismatches(22, 30000) == []
+
+
+def test_bench_rebuilds_the_hands_the_expert_meets_in_play():
+    """``bench.needed_hands_in_play`` rebuilds hands from trace logs (R1, R6, R9): every one
+    holds the cards dealt or more (a draw, a take, calls with their penalty cards), never more
+    copies than the pack has."""
+    from kalooki_sim import bench
+
+    hands = bench.needed_hands_in_play(1, games=4)
+    sizes = {len(h) for h in hands}
+    assert hands and min(sizes) == 9 and max(sizes) <= 9 + 2 * 3 + 1
+    for h in hands:
+        counts = np.bincount(h, minlength=53)
+        assert counts[:52].max() <= 2 and counts[52] <= 4
