@@ -410,7 +410,8 @@ def bench_estimators(repeats: int = 20, seed: int = 0) -> list[tuple[str, str, f
     Rows ``(estimator, shape, ours, scipy)``: Wilson over a 54-cell table (nine contracts x six
     table sizes, ``binomtest(...).proportion_ci`` per cell), the t interval of a mean of 4,000
     per-deal values (``ttest_1samp(...).confidence_interval``), and a 1,000-draw percentile
-    bootstrap of a mean of 4,000 per-deal values (``scipy.stats.bootstrap``, vectorized).
+    bootstrap of a mean of 4,000 per-deal values, counts or 0/1 (``scipy.stats.bootstrap``,
+    vectorized).
     Holm's adjustment has no ``scipy.stats`` twin (``false_discovery_control`` is BH/BY).
     """
     from scipy import stats
@@ -421,6 +422,7 @@ def bench_estimators(repeats: int = 20, seed: int = 0) -> list[tuple[str, str, f
     n = rng.integers(500, 5000, 54)
     k = rng.binomial(n, 0.3)
     x = rng.normal(40, 30, 4000).round()
+    hits = (rng.random(4000) < 0.3).astype(float)
 
     def med(f):
         ts = []
@@ -442,6 +444,10 @@ def bench_estimators(repeats: int = 20, seed: int = 0) -> list[tuple[str, str, f
          med(lambda: bootstrap_means({"x": x}, n_boot=1000)),
          med(lambda: stats.bootstrap((x,), np.mean, n_resamples=1000, method="percentile",
                                      vectorized=True, random_state=1))),
+        ("percentile bootstrap", "4,000 0/1 values x 1,000",
+         med(lambda: bootstrap_means({"x": hits}, n_boot=1000)),
+         med(lambda: stats.bootstrap((hits,), np.mean, n_resamples=1000, method="percentile",
+                                     vectorized=True, random_state=1))),
     ]
     return rows
 
@@ -449,9 +455,9 @@ def bench_estimators(repeats: int = 20, seed: int = 0) -> list[tuple[str, str, f
 def main_estimators() -> None:
     """Print :func:`bench_estimators`."""
     print("\nestimators, median µs per call: ours (kalooki_sim.analysis) vs scipy.stats")
-    print(f"{'estimator':>22} {'shape':>22} {'ours':>10} {'scipy':>10}")
+    print(f"{'estimator':>22} {'shape':>26} {'ours':>10} {'scipy':>10}")
     for name, shape, ours, sp in bench_estimators():
-        print(f"{name:>22} {shape:>22} {ours:>10,.0f} {sp:>10,.0f}")
+        print(f"{name:>22} {shape:>26} {ours:>10,.0f} {sp:>10,.0f}")
 
 
 if __name__ == "__main__":
