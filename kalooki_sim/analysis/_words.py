@@ -144,9 +144,9 @@ def selection_note(table: pd.DataFrame, max_void: float = 0.5) -> str:
                           for r in g.itertuples())
         parts.append(f"{_hands(g['hand'])} at {series} ({cells})")
     return ("Few deals are scored in " + "; and in ".join(parts) + ". Most deals there are "
-            "void and dealt again, so a scored hand is a rare, selected deal (often one whose "
-            "cards let a seat go out at once): its figures describe the deals that get "
-            "scored, not a typical deal.")
+            "void and dealt again, so a scored hand is a selected deal, not a typical one: "
+            "its figures (the share won on the opening among them) describe the deals that "
+            "get scored.")
 
 
 def some_seat_sentence(anyseat: pd.DataFrame) -> str:
