@@ -11,8 +11,9 @@
 # %% [markdown]
 # # How hard is each Kalooki contract?
 #
-# **The answer first**: the contract table below, one row per contract at a four-player table
-# (the one an organiser quotes), then the evidence behind each column, then the caveats.
+# **The answer first**: the contract table below, one row per contract at one table size (four
+# players in the full report; its caption says which), the table an organiser quotes; then the
+# evidence behind each column; then the caveats.
 #
 # Nine contracts, from three groups in nine cards to four runs in sixteen. Simulated tables of
 # greedy players (they open as soon as they can, lay off everything, call when a card brings
@@ -137,7 +138,8 @@ def rank_text(r):
 plots.table(pd.DataFrame({
     "hand": ct["hand"], "contract": ct["contract"],
     "difficulty rank [95% interval]": [rank_text(r) for r in ct.itertuples()],
-    "deal already lays it": [plots.pct(p, 2) for p in ct["p_dealt"]],
+    "deal already lays it [95%]": [plots.pct_ci(r.p_dealt, r.lo, r.hi, 2)
+                                   for r in pdt.set_index("hand").loc[ct["hand"]].itertuples()],
     "median own turn to open [95%]": [turn_text(r.median_open_turn, r.median_open_turn_lo,
                                                 r.median_open_turn_hi)
                                       for r in ct.itertuples()],

@@ -121,7 +121,8 @@ display(Markdown(
     f"The 95% interval of the simulation holds the exact value in {n_cov} of {len(table)} "
     f"questions (independent streams: with 95% intervals about one in twenty may miss). A "
     f"deal of nine cards already holds hand 1's three groups with probability "
-    f"{table['exact'].iat[2]:.3g}: about one deal in {1 / table['exact'].iat[2]:,.0f}."))
+    f"{plots.pct(table['exact'].iat[2])}: about one deal in "
+    f"{1 / table['exact'].iat[2]:,.0f}."))
 
 # %% [markdown]
 # **Exercise 1.** A toy pack has 3 ranks of 4 cards and 2 jokers (14 cards). What is the
@@ -173,9 +174,10 @@ plots.show(plots.outs_by_draws(draws, exact, outs_table["simulated"], outs_table
            f"Chance that at least one of the {k} outs of {hand} comes within the next draws "
            "(only draws from the stock; the pile and calls would add chances).")
 display(Markdown(
-    f"The hand needs {need} more cards and has **{k} outs** (the two missing kings and "
-    f"queens of each suit, plus the jokers) among {unseen} unseen cards. The very next draw "
-    f"is an out with probability {exact[0]:.3f}; within five draws {exact[4]:.3f} "
+    f"The hand needs {need} more cards and has **{k} outs** (the unseen copies of "
+    f"{A.join_words(o['card'])}) among {unseen} unseen cards. The very next draw "
+    f"is an out with probability {plots.pct(exact[0])}; within five draws "
+    f"{plots.pct(exact[4])} "
     f"(simulated {plots.pct_ci(ci[4][0], ci[4][1], ci[4][2])})."))
 
 # %% [markdown]
