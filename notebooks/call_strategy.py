@@ -99,15 +99,7 @@ def hands_of(policy, key):
     return [h for p, h in claims[key] if p == policy]
 
 
-lines = []
-for p in pols:
-    lo_, hi_, un_ = hands_of(p, "lower"), hands_of(p, "higher"), hands_of(p, "unclear")
-    s = f"`{p}` lowers the expected penalty in hands {A.join_words(lo_)}"
-    if hi_:
-        s += f", raises it in hands {A.join_words(hi_)}"
-    if un_:
-        s += f"; in hands {A.join_words(un_)} the data do not say which way"
-    lines.append(s + ".")
+lines = [A.call_sign_line(p, fam[fam["policy"] == p], claims) for p in pols]
 display(Markdown(
     "Which way does calling move the penalty? Each claim below holds at the 5% level after "
     f"Holm's adjustment for the {len(fam)} comparisons made together:\n\n- "
@@ -162,27 +154,23 @@ plots.show(plots.call_value(cv, "d_p_pen200"), out, "exposure_p200",
 plots.details(pd.DataFrame(exp_rows), "Exposure for every contract and policy",
               csv="call_value.csv")
 n9, c9 = h9.loc["never"], h9.loc["call-3"]
-sd_dir = ("raises" if c9["d_pen_sd_lo"] > 0 else "lowers" if c9["d_pen_sd_hi"] < 0
-          else "leaves (within the interval)")
-mean_dir = ("lowers" if c9["d_penalty_hi"] < 0 else "raises" if c9["d_penalty_lo"] > 0
-            else "does not clearly change")
-text = (f"In hand 9 calling up to three times {mean_dir} the mean penalty "
-        f"({plots.num_ci(n9['penalty'], None, None, 1)} → "
-        f"{plots.num_ci(c9['penalty'], None, None, 1)} points) but {sd_dir} its spread: the "
-        f"standard deviation goes from {n9['pen_sd']:.0f} to {c9['pen_sd']:.0f} points "
-        f"(change {plots.num_ci(c9['d_pen_sd'], c9['d_pen_sd_lo'], c9['d_pen_sd_hi'], 0, True)}"
-        f"); the chance of paying 200 or more changes by "
+text = (A.spread_sentence(n9, c9, 9) + " Standard deviation change "
+        f"{plots.num_ci(c9['d_pen_sd'], c9['d_pen_sd_lo'], c9['d_pen_sd_hi'], 0, True)} points;"
+        " chance of 200 or more "
         + plots.num_ci(100 * c9["d_p_pen200"], 100 * c9["d_p_pen200_lo"],
-                       100 * c9["d_p_pen200_hi"], 1, True, " percentage points") + ".")
+                       100 * c9["d_p_pen200_hi"], 1, True, " percentage points")
+        + " (paired 95% intervals).")
 display(Markdown(text))
 headlines.append(text)
 
 # %% [markdown]
 # ## Voids: what calls do to the stock
 #
-# Calls take penalty cards from the stock, so a table that calls more runs out sooner. Per
-# policy: the void share of deals, deals per scored hand, and the share of deal sequences in
-# which the policy was scored on the same deal as never calling.
+# Calls take penalty cards from the stock, which would make it run out sooner; but a seat
+# that calls may also open and go out sooner, ending the hand before the stock runs out:
+# which way voids move is for the data to say. Per policy: the void share of deals, deals
+# per scored hand, and the share of deal sequences in which the policy was scored on the
+# same deal as never calling.
 
 # %%
 plots.table(pd.DataFrame({
@@ -203,10 +191,10 @@ def void_text(t, h):
     return plots.pct_ci(t.loc[h, "p_void"], t.loc[h, "p_void_lo"], t.loc[h, "p_void_hi"])
 
 
-text = (f"Calls cost deals: in hand {vh} {void_text(nv, vh)}"
-        f" of deals are void when seat 0 never calls and {void_text(c3, vh)}"
-        f" when it calls up to three times; the two are scored on the same deal in "
-        f"{plots.pct(c3.loc[vh, 'same_deal'])} of the deal sequences.")
+text = (A.call_void_sentence(c3) + f" Where voids are most common, in hand {vh}, "
+        f"{void_text(nv, vh)} of deals are void when seat 0 never calls and "
+        f"{void_text(c3, vh)} when it calls up to three times; the two are scored on the same "
+        f"deal in {plots.pct(c3.loc[vh, 'same_deal'])} of the deal sequences.")
 display(Markdown(text))
 headlines.append(text)
 

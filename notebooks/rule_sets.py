@@ -53,8 +53,8 @@ display(Markdown(f"{len(SETS)} rule sets x 9 contracts x {deals:,} shared deals,
                  f"`{policies}`, seed {seed}."))
 
 # %%
-MEAS = {"turns": ("table turns per hand", 1), "void": ("void first deals", 3),
-        "doubled": ("hands doubled", 3), "loser_penalty": ("losers' penalty", 1)}
+MEAS = {"turns": ("table turns per hand", 1), "void": ("void first deals, pp", 1),
+        "doubled": ("hands doubled, pp", 1), "loser_penalty": ("losers' penalty", 1)}
 FAMILY = [(name, h, m) for name in list(SETS)[1:] for h in range(1, 10) for m in MEAS]
 rows = [cmp[(cmp.rules == name) & (cmp.hand == h)].iloc[0] for name, h, _ in FAMILY]
 p = A.p_from_ci(*(np.array([r[f"d_{m}{end}"] for r, (_, _, m) in zip(rows, FAMILY, strict=True)])
@@ -64,7 +64,8 @@ sig = {k: a < 0.05 for k, a in zip(FAMILY, adj, strict=True)}
 
 
 def cell(r, m, digits):
-    d, lo, hi = r[f"d_{m}"], r[f"d_{m}_lo"], r[f"d_{m}_hi"]
+    k = 100.0 if m in ("void", "doubled") else 1.0  # shares shown in percentage points
+    d, lo, hi = (k * r[f"d_{m}{end}"] for end in ("", "_lo", "_hi"))
     if not np.isfinite(d):
         return "n/a"
     if d == 0 and lo == hi:
@@ -73,25 +74,26 @@ def cell(r, m, digits):
     return f"{d:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]{mark}"
 
 
-headlines = []
+headlines = [A.variant_sentence(name, cmp[cmp.rules == name], sig, deals)
+             for name in list(SETS)[1:]]
+display(Markdown("**What each variant changes**, against the card's rules on the same deals "
+                 "(the sizes are the range of the changes over the contracts named):\n\n"
+                 + "\n".join(f"* {h}" for h in headlines)))
+display(Markdown(
+    "**How to read the tables.** Each cell is the variant minus the card's rules, averaged "
+    "over the same deals, with its 95% interval. A `*` marks a change whose sign (up or down) "
+    f"still holds after Holm's adjustment for all {len(FAMILY)} comparisons on this page made "
+    f"together ({len(SETS) - 1} variants x 9 contracts x {len(MEAS)} measures); without it, "
+    "the interval alone does not rule out that the change is zero or goes the other way once "
+    "that many comparisons are counted. \"0 (same play)\": the variant played every deal "
+    "exactly as the card did. Void first deals and hands doubled are in percentage points."))
 for name in list(SETS)[1:]:
     t = cmp[cmp.rules == name]
     plots.table(pd.DataFrame({
         "hand": t["hand"],
-        **{f"{label}: change" if m != "void" else "void first deals: change": [
+        **{f"{label}: change": [
             cell(r, m, d) for _, r in t.iterrows()] for m, (label, d) in MEAS.items()},
-    }), f"{name} minus the card, per deal (* sign holds after Holm over all "
-        f"{len(FAMILY)} comparisons)")
-    moved = [(h, m) for (n, h, m), s in sig.items() if n == name and s]
-    if moved:
-        by = {}
-        for h, m in moved:
-            by.setdefault(MEAS[m][0], []).append(str(h))
-        what = "; ".join(f"{k} in hands {', '.join(v)}" for k, v in by.items())
-        headlines.append(f"{name}: changes (Holm-adjusted) {what}.")
-    else:
-        headlines.append(f"{name}: no change survives the Holm adjustment at {deals:,} deals.")
-display(Markdown("\n".join(f"* {h}" for h in headlines)))
+    }), f"{name}: change against the card's rules, per deal (* = sign holds after Holm)")
 
 # %%
 import matplotlib.pyplot as plt  # noqa: E402
@@ -132,11 +134,17 @@ rows = []
 for h in range(1, 10):
     r4 = tul[(tul.rules == "four players") & (tul.hand == h)].iloc[0]
     r2 = tul[(tul.rules == "Tuluki (2 players)") & (tul.hand == h)].iloc[0]
-    rows.append({"hand": h, **{f"{label}, {k}": plots.num_ci(r[m], r[f"{m}_lo"], r[f"{m}_hi"],
-                                                             d)
-                               for m, (label, d) in MEAS.items() if m != "doubled"
-                               for k, r in (("4p", r4), ("Tuluki", r2))}})
-plots.table(pd.DataFrame(rows), f"Per deal, {deals:,} deals per contract and table")
+    row = {"hand": h}
+    for m in ("turns", "void", "loser_penalty"):
+        for k, r in (("4p", r4), ("Tuluki", r2)):
+            if m == "void":  # a share of deals: a percentage with its Wilson interval
+                row[f"void first deals, {k}"] = plots.pct_ci(
+                    *A.wilson(int(round(r["void"] * r["deals"])), int(r["deals"])))
+            else:
+                row[f"{MEAS[m][0]}, {k}"] = plots.num_ci(r[m], r[f"{m}_lo"], r[f"{m}_hi"], 1)
+    rows.append(row)
+plots.table(pd.DataFrame(rows), f"Tuluki (2 players) beside four players, per deal, "
+            f"{deals:,} deals per contract and table")
 t2 = tul[tul.rules == "Tuluki (2 players)"]
 t4 = tul[tul.rules == "four players"]
 longer = int((t2["turns_lo"].to_numpy() > t4["turns_hi"].to_numpy()).sum())

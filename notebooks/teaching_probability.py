@@ -13,8 +13,9 @@
 #
 # Lessons for a class, each starting from a question a Kalooki player asks. Where the answer
 # can be counted exactly we count it; beside it we simulate, so the two can be compared; each
-# lesson has a chart and an exercise whose answer the notebook checks. Every question draws
-# from its own random stream, so the checks are independent.
+# lesson has a chart and an exercise: try it first, then click "Answer" to see the answer the
+# notebook computed and checked. Every question draws from its own random stream, so the
+# checks are independent.
 
 # %% tags=["parameters"]
 deals = 1_000_000  # simulated deals per question
@@ -23,13 +24,14 @@ paths = 200  # independent runs in the lesson on confidence intervals
 out_dir = "../reports"
 
 # %%
+import html
 import itertools
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import HTML, Markdown, display
 from scipy import stats
 
 import kalooki_sim as ks
@@ -47,8 +49,29 @@ def stream(i: int) -> int:
 
 
 def check(ok: bool, what: str):
-    display(Markdown(("**Checked:** " if ok else "**Check failed:** ") + what))
+    """Show the exercise's answer behind a click (``<details>``); fail the page if it is
+    wrong."""
+    head = "Checked" if ok else "Check failed"
+    display(HTML(f"<details><summary><b>Answer</b> (click to open)</summary><p><b>{head}:</b> "
+                 f"{html.escape(what)}</p></details>"))
     assert ok, what
+
+
+# the sizes of every lesson, from the parameters (stated on the page)
+n_outs = min(deals, 200_000)  # simulated draws per number of draws, lesson 2
+n_path = min(deals, 20_000)  # deals per independent run, lesson 3
+n_pair = max(200, min(deals // 250, 4000))  # deal sequences, lesson 4
+n_dec = max(20, min(deals // 10_000, 150))  # deals searched for calls, lesson 5
+plots.table(pd.DataFrame({
+    "lesson": ["1. Counting a deal exactly", "2. Outs and the hypergeometric law",
+               "3. What a confidence interval promises", "4. Comparing on the same deals",
+               "5. The expected value of a call"],
+    "simulated deals": [f"{deals:,} per question, 4 questions",
+                        f"{n_outs:,} per number of draws, 10 numbers",
+                        f"lesson 1's deals, then {paths} runs of {n_path:,}",
+                        f"{n_pair:,} deal sequences x 3 ways of playing",
+                        f"{n_dec:,} deals, every chance to call played both ways"]}),
+    "How many deals each lesson uses")
 
 
 # %% [markdown]
@@ -98,7 +121,8 @@ display(Markdown(
     f"The 95% interval of the simulation holds the exact value in {n_cov} of {len(table)} "
     f"questions (independent streams: with 95% intervals about one in twenty may miss). A "
     f"deal of nine cards already holds hand 1's three groups with probability "
-    f"{table['exact'].iat[2]:.3g}: about one deal in {1 / table['exact'].iat[2]:,.0f}."))
+    f"{plots.pct(table['exact'].iat[2])}: about one deal in "
+    f"{1 / table['exact'].iat[2]:,.0f}."))
 
 # %% [markdown]
 # **Exercise 1.** A toy pack has 3 ranks of 4 cards and 2 jokers (14 cards). What is the
@@ -137,7 +161,7 @@ plots.table(pd.DataFrame({"card": o["card"], "copies unseen": o["unseen"],
             f"Outs of {hand} for hand 1 (needs {need} more cards)")
 draws = np.arange(1, 11)
 exact = [A.p_outs(k, unseen, d) for d in draws]
-sim = [A.simulate_outs(k, unseen, int(d), min(deals, 200_000), seed=stream(10 + d))
+sim = [A.simulate_outs(k, unseen, int(d), n_outs, seed=stream(10 + d))
        for d in draws]
 ci = [A.wilson(s.sum(), s.size) for s in sim]
 outs_table = pd.DataFrame({"outs": k, "unseen": unseen, "draws": draws, "exact": exact,
@@ -150,9 +174,10 @@ plots.show(plots.outs_by_draws(draws, exact, outs_table["simulated"], outs_table
            f"Chance that at least one of the {k} outs of {hand} comes within the next draws "
            "(only draws from the stock; the pile and calls would add chances).")
 display(Markdown(
-    f"The hand needs {need} more cards and has **{k} outs** (the two missing kings and "
-    f"queens of each suit, plus the jokers) among {unseen} unseen cards. The very next draw "
-    f"is an out with probability {exact[0]:.3f}; within five draws {exact[4]:.3f} "
+    f"The hand needs {need} more cards and has **{k} outs** (the unseen copies of "
+    f"{A.join_words(o['card'])}) among {unseen} unseen cards. The very next draw "
+    f"is an out with probability {plots.pct(exact[0])}; within five draws "
+    f"{plots.pct(exact[4])} "
     f"(simulated {plots.pct_ci(ci[4][0], ci[4][1], ci[4][2])})."))
 
 # %% [markdown]
@@ -164,7 +189,8 @@ answer = Fraction(unseen - k, unseen) * Fraction(unseen - k - 1, unseen - 1) * F
     unseen - k - 2, unseen - 2)
 check(abs(float(answer) - stats.hypergeom.pmf(0, unseen, k, 3)) < 1e-12
       and abs(1 - float(answer) - exact[2]) < 1e-12,
-      f"(83/99)(82/98)(81/97) = {float(answer):.4f}, the hypergeometric chance of no out in "
+      f"({unseen - k}/{unseen})({unseen - k - 1}/{unseen - 1})({unseen - k - 2}/{unseen - 2}) "
+      f"= {float(answer):.4f}, the hypergeometric chance of no out in "
       "three draws, and 1 minus it is the chance above.")
 
 # %% [markdown]
@@ -206,7 +232,6 @@ display(Markdown(
 
 # %%
 # many independent runs: how often does each band miss *somewhere* along the way?
-n_path = min(deals, 20_000)
 p_true = float(A.p_deal_lays_groups(1, 9))
 ever_pw = ever_cs = fixed = 0
 for j in range(paths):
@@ -228,10 +253,15 @@ plots.table(pd.DataFrame({
                                plots.pct_ci(ever_pw / paths, pl, ph),
                                plots.pct_ci(ever_cs / paths, cl, ch)]}),
     "What each interval promises")
+pw_txt = (f"misses somewhere in more than 5% of runs ({plots.pct_ci(ever_pw / paths, pl, ph)})"
+          if pl > 0.05 else f"misses somewhere in {plots.pct_ci(ever_pw / paths, pl, ph)} of "
+          f"runs: at {paths} runs that is not clearly more than 5%")
+cs_txt = ("keeps its promise over the whole run" if cl <= 0.05 else
+          "misses more often than its promise here")
 display(Markdown(
-    "The pointwise interval keeps its promise at a number of deals fixed in advance, but "
-    "watched along the way it misses somewhere in far more than 5% of runs; the confidence "
-    "sequence keeps its promise over the whole run."))
+    f"Over {paths} runs of {n_path:,} deals: the pointwise interval, watched along the way, "
+    f"{pw_txt}; the confidence sequence misses somewhere in "
+    f"{plots.pct_ci(ever_cs / paths, cl, ch)} of runs: it {cs_txt}."))
 
 # %% [markdown]
 # **Exercise 3.** If a 95% interval really holds 95% of the time at a fixed number of deals,
@@ -254,7 +284,6 @@ check(lo_ok <= fixed <= hi_ok,
 # steps at once (`call-3, gain 2`, a rare event).
 
 # %%
-n_pair = max(200, min(deals // 250, 4000))
 t, res = A.call_value(n_pair, 2, policies={"never": ks.preset("never-call"),
                                            "call-1": ks.preset("call-1"),
                                            "call-3, gain 2": A.CALL_POLICIES["call-3, gain 2"]},
@@ -277,11 +306,14 @@ for name in ("call-1", "call-3, gain 2"):
                                        r["vr_penalty_hi"], 2)})
 plots.table(pd.DataFrame(pair_rows),
             f"Hand 2, change in penalty, points per hand ({len(common):,} deal sequences)")
+rare, often = sorted(("call-1", "call-3, gain 2"), key=lambda n: t.loc[n, "calls"])
+more = "more" if t.loc[rare, "vr_penalty"] > t.loc[often, "vr_penalty"] else "less"
 display(Markdown(
     "The variance ratio says by how much pairing divides the variance of the difference: "
-    "the same precision from that many times fewer deals. A policy that rarely departs from "
-    "never calling gains the most from pairing, since on most deals the two play the same "
-    "hand and the difference is exactly zero."))
+    "the same precision from that many times fewer deals. On a deal where the policy makes no "
+    "call it plays the same hand as never calling and the difference is exactly zero; here "
+    f"`{rare}`, which calls less often ({t.loc[rare, 'calls']:.2f} calls per hand against "
+    f"{t.loc[often, 'calls']:.2f}), gains {more} from pairing."))
 
 # %% [markdown]
 # **Exercise 4.** The interval's width scales with the standard error, so the paired width
@@ -308,7 +340,6 @@ check(abs(pred - pw) / pw < 0.05,
 # %%
 from kalooki_sim.analysis import value_map  # noqa: E402
 
-n_dec = max(20, min(deals // 10_000, 150))
 dec = ks.call_decisions(n_dec, 2, policies="expert", seed=stream(5))
 calls = dec[(dec["decision"] == "call") & dec["needed_after"].notna()].copy()
 calls["the card"] = np.where((calls["needed_before"] - calls["needed_after"]).fillna(0) >= 1,

@@ -32,15 +32,24 @@ def test_a_second_run_writes_the_same_bytes(built, tmp_path):
     for f in sorted(built.iterdir()):
         if f.name == ".timings.log":
             continue
+        if f.name == "manifest.json":  # all but its run section (wall time, machine)
+            a, b = (json.loads(x.read_text(encoding="utf-8")) for x in (f, tmp_path / f.name))
+            a.pop("run"), b.pop("run")
+            assert a == b
+            continue
         assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
 
 
-def test_manifest_records_provenance_and_no_timings(built):
+def test_manifest_records_provenance_and_timings_only_in_its_run_section(built):
     m = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
     for key in ("version", "git_commit", "python", "numba", "pandas", "date", "command"):
         assert m[key]
     assert m["notebooks"][NAME]["parameters"] == report.TINY[NAME]
+    run = m.pop("run")
+    assert list(run["wall_seconds"]) == [NAME] and run["wall_seconds"][NAME] > 0
     assert "seconds" not in json.dumps(m)
+    index = (built / "index.html").read_text(encoding="utf-8")
+    assert "wall_seconds" not in index  # the index stays the same bytes run after run
     assert (built / ".gitignore").read_text() == ".timings.log\n"
 
 

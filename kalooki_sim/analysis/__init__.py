@@ -8,6 +8,7 @@ studies produce; one namespace over private modules, one per trade (as ``scipy.s
   summaries of ``call_decisions`` (``value_map``, ``variance_ratio``);
 * ``_multiplicity``: Holm, sign claims, rank intervals, p-values from intervals;
 * ``_exact``: exact probabilities for teaching and their simulated twins;
+* ``_table``: the contract table an organiser quotes (``contract_table``);
 * ``_rules``: rule sets side by side on the same deals (``compare_rules``);
 * ``_words``: sentences built from the numbers.
 
@@ -71,9 +72,24 @@ from ._multiplicity import (
 )
 from ._rules import MEASURES, compare_rules
 from ._survival import km_fit, open_curve, open_survival, open_times
-from ._words import first_phrase, join_words
+from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
+from ._words import (
+    RULE_MEASURE_WORDS,
+    call_sign_line,
+    call_void_sentence,
+    first_phrase,
+    join_words,
+    open_speed_sentence,
+    selection_note,
+    some_seat_sentence,
+    spread_sentence,
+    variant_sentence,
+)
 
 __all__ = [
+    "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
+    "call_void_sentence", "contract_table", "open_speed_sentence", "selection_note",
+    "some_seat_sentence", "spread_sentence", "variant_sentence",
     "CALL_POLICIES", "EXPOSURE_LEVELS", "EXPOSURE_QUANTILES", "MEASURES", "THIN_DEALS",
     "THIN_DECISIONS", "Z95", "bootstrap_means", "call_games", "call_value", "cluster_mean_ci",
     "cluster_wilson", "compare_calls", "compare_rules", "confidence_sequence",

@@ -127,7 +127,7 @@ def _median_turn(F, turns):
 
 
 def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed: int = 0,
-                  return_boot: bool = False, min_at_risk: int = 20):
+                  return_boot: bool | str = False, min_at_risk: int = 20):
     """How fast seats open, censoring-aware: Kaplan-Meier curves, medians and restricted means.
 
     The chance ``p_opened`` that a seat has opened by its own turn ``t`` is the Kaplan-Meier
@@ -148,8 +148,10 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
         Bootstrap replicates (>= 0; 0 gives NaN bounds).
     seed : int
         Seed of the bootstrap.
-    return_boot : bool
-        Also return ``{(hand, players): rmst replicates}`` (for :func:`rank_intervals`).
+    return_boot : bool or str
+        Also return ``{(hand, players): rmst replicates}`` (for :func:`rank_intervals`);
+        ``"median"``: the replicates of the median instead (``inf`` where a replicate's curve
+        does not reach one half by ``max_turn``).
     min_at_risk : int
         The curve is left blank (NaN) from the first turn with fewer seats still at risk
         (not opened, hand not over); the median is NaN if not reached before, ``p_by`` NaN
@@ -229,13 +231,18 @@ def open_survival(df: pd.DataFrame, max_turn: int = 20, n_boot: int = 200, seed:
                 row[f"{name}_lo"], row[f"{name}_hi"] = (float(v) for v in
                                                         np.percentile(b, q, method="lower"))
             row["_boot_rmst"] = b_rmst
+            row["_boot_median"] = np.asarray(b_med, float)
         else:
             for name in ("median", "rmst", "p_by"):
                 row[f"{name}_lo"] = row[f"{name}_hi"] = np.nan
         rows.append(row)
     curve = pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(
         columns=["hand", "players", "turn", "p_opened", "lo", "hi"])
-    boots = {(r["hand"], r["players"]): r.pop("_boot_rmst") for r in rows if "_boot_rmst" in r}
+    key = "_boot_median" if return_boot == "median" else "_boot_rmst"
+    boots = {(r["hand"], r["players"]): r[key] for r in rows if key in r}
+    for r in rows:
+        r.pop("_boot_rmst", None)
+        r.pop("_boot_median", None)
     summary = pd.DataFrame(rows)
     if return_boot:
         return curve, summary, boots

@@ -492,7 +492,7 @@ def details(df, summary: str, csv: str | None = None):
     link = f' <small>(also <a href="{html.escape(csv)}">{html.escape(csv)}</a>)</small>' \
         if csv else ""
     display(HTML(f"<details><summary>{html.escape(summary)}{link}</summary>"
-                 f"{table_html(df)}</details>"))
+                 f"{table_html(df, summary)}</details>"))
 
 
 def exact_vs_simulated(labels, exact, est, lo, hi, title: str, log: bool = True):

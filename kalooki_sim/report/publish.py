@@ -5,10 +5,12 @@ jupytext, given its parameters (a cell inserted after the one tagged ``parameter
 papermill does), executed with nbclient, and exported to a code-free HTML page whose charts are
 inline. ``index.html`` opens with the headline findings the notebooks computed (each writes
 ``<name>.headlines.json``), links the pages, charts and tables and states the provenance;
-``manifest.json`` holds the same provenance for machines.
+``manifest.json`` holds the same provenance for machines, plus a ``run`` section: wall time
+per notebook, threads, CPU model and whether Numba's cache was warm.
 
 The products are reproducible: cell ids are fixed, execution metadata is dropped and PNGs carry
-no timestamp, so running the report twice changes nothing in git. Timings go to
+no timestamp, so running the report twice changes nothing in git except the ``run`` section of
+``manifest.json`` (how long this run took, on what). Timings also go to
 ``reports/.timings.log`` (not committed).
 
 Run ``python -m kalooki_sim.report [--tiny] [--out DIR] [--only NAME ...]``.
@@ -217,6 +219,46 @@ def provenance(params: dict, command: str = COMMAND) -> dict:
     }
 
 
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def numba_cache_warm() -> bool:
+    """Whether Numba's on-disk cache holds every kernel module, newer than its source: each
+    ``_kernels/*.py`` with a ``cache=True`` kernel has an index file (``.nbi``) in its
+    ``__pycache__`` (or under ``NUMBA_CACHE_DIR``) at least as new as the source."""
+    pkg = ROOT / "kalooki_sim"
+    extra = os.environ.get("NUMBA_CACHE_DIR")
+    for src in sorted(pkg.rglob("_kernels/*.py")):
+        if not re.search(r"^\s*@\S*jit\([^)]*cache=True", src.read_text(encoding="utf-8"),
+                         re.M):
+            continue
+        where = [src.parent / "__pycache__"]
+        if extra:
+            where += [q for q in Path(extra).rglob("__pycache__")] + [Path(extra)]
+        idx = [f for d in where if d.is_dir() for f in d.glob(f"{src.stem}.*.nbi")]
+        if not idx or max(f.stat().st_mtime for f in idx) < src.stat().st_mtime:
+            return False
+    return True
+
+
+def run_info(secs: dict, cache_warm: bool) -> dict:
+    """The ``run`` section of ``manifest.json``: what this run took, on what (changes with
+    every run, unlike the rest of the manifest)."""
+    import numba
+
+    return {"wall_seconds": {k: round(float(v), 1) for k, v in secs.items()},
+            "threads": int(numba.config.NUMBA_NUM_THREADS),
+            "cpu": _cpu_model(), "cpus": os.cpu_count(),
+            "numba_cache_warm": bool(cache_warm)}
+
+
 # -- the index -------------------------------------------------------------------------------
 
 
@@ -224,7 +266,74 @@ _CSS = """body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;p
 line-height:1.5;color:#222}h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em}
 li{margin:0.3em 0}h3{font-size:1.05em;margin:1em 0 0.2em}.prov{font-size:0.85em;color:#555}
 code{font-size:0.95em}
-table.prov td{padding:1px 8px 1px 0;vertical-align:top}"""
+table.prov td{padding:1px 8px 1px 0;vertical-align:top}
+dl.glossary dt{font-weight:bold;margin-top:0.4em}dl.glossary dd{margin-left:1.5em}
+a.term{color:inherit;text-decoration:underline dotted}"""
+
+
+#: the index's glossary: term -> (words that use it, first match linked, definition)
+GLOSSARY = {
+    "call": (r"call(?:s|ed|ing)?", "Taking the card just discarded out of turn, together with "
+             "a penalty card from the stock, by a player who has not opened (R9); at most 3 "
+             "per player per hand."),
+    "lay off": (r"lay(?:s|ing)? off|laid off", "Adding a card from one's hand to a meld already "
+                "on the table, allowed once one has opened (R10, R11)."),
+    "void": (r"voids?", "A deal on which the stock ran out a second time before anyone went "
+             "out: nobody scores and the same dealer deals again (R13)."),
+    "open": (r"open(?:s|ed|ing)?", "To put down the contract's melds for the first time (R7); "
+             "the own turn to open counts a seat's own turns."),
+    "censored": (r"censor(?:ed|ing)", "A seat whose hand ended (someone went out, or the deal "
+                 "was void) before it opened: we know only that it had not opened yet, and the "
+                 "Kaplan-Meier estimate uses it as such, not as a seat that never opens."),
+    "paired": (r"pair(?:ed|ing)", "Two ways of playing compared on the same deals (each seat "
+               "gets the same cards): the luck of the deal cancels in their difference."),
+    "Holm": (r"Holm(?:'s)?", "Holm's adjustment of many comparisons made together: a "
+             "difference is claimed only if it holds with at most a 5% chance of any false "
+             "claim among all of them."),
+}
+
+LIMITS = ("<p><strong>Limitations.</strong> The players are scripted policies (greedy, "
+          "never-call, call-k, expert), not people: people bluff, misread and adapt, and "
+          "the numbers describe these policies. Tables have four players unless a page says "
+          "otherwise, and use the card's 108-card pack unless it says so. Pairing (playing two "
+          "ways on the same deals) removes the luck of the deal that both ways share, not "
+          "the differences that follow once play diverges (later draws and the other seats' "
+          "choices change), nor the chance that a call changes which deal is scored (voids); "
+          "intervals cover the simulation's noise only, not whether the rules or policies "
+          "match a real table.</p>")
+
+
+def _link_terms(fragment: str, done: set) -> str:
+    """Link the first use of each :data:`GLOSSARY` term in ``fragment`` (HTML) to its entry;
+    ``done`` holds the terms linked earlier on the page (updated). Text inside tags, links
+    and ``<code>`` is left alone."""
+    parts = re.split(r"(<[^>]+>)", fragment)
+    skip = 0
+    for i, part in enumerate(parts):
+        if part.startswith("<"):
+            tag = re.match(r"</?\s*(\w+)", part)
+            if tag and tag.group(1).lower() in ("a", "code", "summary"):
+                skip += -1 if part.startswith("</") else 1
+            continue
+        if skip:
+            continue
+        for term, (pattern, _) in GLOSSARY.items():
+            if term in done:
+                continue
+            m = re.search(rf"\b({pattern})\b", part, re.I)
+            if m:
+                done.add(term)
+                slug = term.replace(" ", "-").lower()
+                part = (part[:m.start()] + f'<a class="term" href="#g-{slug}">{m.group(1)}</a>'
+                        + part[m.end():])
+        parts[i] = part
+    return "".join(parts)
+
+
+def _glossary_html() -> str:
+    rows = "".join(f'<dt id="g-{t.replace(" ", "-").lower()}">{html.escape(t)}</dt>'
+                   f"<dd>{html.escape(d)}</dd>" for t, (_, d) in GLOSSARY.items())
+    return f'<h2 id="glossary">Glossary</h2><dl class="glossary">{rows}</dl>'
 
 
 def _md_inline(text: str) -> str:
@@ -260,6 +369,15 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
     csvs = sorted(p.name for p in out_dir.glob("*.csv"))
     links = lambda files: "".join(  # noqa: E731
         f'<li><a href="{html.escape(f)}">{html.escape(f)}</a></li>' for f in files)
+    done: set = set()
+    intro = _link_terms(
+        "<p>Simulated tables of scripted players; every number below was computed by the "
+        "notebooks from this run, with its 95% confidence interval in brackets (the deal, or "
+        "the sequence of deals, is the unit). \"Most\" and \"least\" are said only where a "
+        "rank interval allows it. Terms are explained in the "
+        '<a href="#glossary">glossary</a>.</p>', done)
+    heads = [_link_terms(h, done) for h in heads]
+    limits = _link_terms(LIMITS, done)
     m = manifest
     prov_rows = [("package", f"kalooki_sim {m['version']}"),
                  ("git commit of the sources", m["git_commit"] + (
@@ -274,15 +392,18 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>kalooki_sim report</title><style>{_CSS}</style></head><body>
 <h1>Jamaican Kalooki by simulation: what the numbers say</h1>
-<p>Simulated tables of scripted players; every number below was computed by the notebooks
-from this run, with its 95% confidence interval in brackets (the deal, or the sequence of
-deals, is the unit). "Most" and "least" are said only where a rank interval allows it.</p>
+{intro}
 <h2>Headline findings</h2>{''.join(heads) or '<p>(no findings written)</p>'}
+{limits}
 <h2>The pages</h2><ul>{''.join(items)}</ul>
-<h2>Charts</h2><p>Each chart is shown on its page beside the text about it; the files:</p>
-<ul>{links(pngs)}</ul>
-<h2>Tables (CSV, every column)</h2><ul>{links(csvs)}</ul>
-<h2>Provenance</h2><table class="prov">{prov}</table>
+<h2>Files</h2><p>Each chart is shown on its page beside the text about it, each table's
+every column is in a CSV file.</p>
+<details><summary>{len(pngs)} charts (PNG) and {len(csvs)} tables (CSV)</summary>
+<h3>Charts</h3><ul>{links(pngs)}</ul>
+<h3>Tables (CSV, every column)</h3><ul>{links(csvs)}</ul></details>
+{_glossary_html()}
+<h2>Provenance</h2><table class="prov"><caption style="text-align:left">What made
+this report</caption>{prov}</table>
 <p class="prov">Sizes and seeds of every notebook are listed above and in
 <a href="manifest.json">manifest.json</a>. Rules: <code>kalooki_sim/RULES.md</code>.</p>
 </body></html>
@@ -301,6 +422,7 @@ def build(out_dir="reports", tiny: bool = False, names=NOTEBOOKS,
     sizes = TINY if tiny else DEFAULT
     params = {n: sizes[n] for n in names}
     secs = {}
+    warm = numba_cache_warm()  # before the run: did it start from compiled kernels?
     for i, n in enumerate(names, 1):
         p = ", ".join(f"{k}={v}" for k, v in params[n].items())
         print(f"[{i}/{len(names)}] {n} ({p}) ...", end=" ", flush=True)
@@ -309,6 +431,7 @@ def build(out_dir="reports", tiny: bool = False, names=NOTEBOOKS,
     # the index and manifest describe every page, also those not rerun (--only)
     every = {n: sizes[n] for n in NOTEBOOKS if n in names or (out_dir / f"{n}.html").exists()}
     manifest = provenance(every, command)
+    manifest["run"] = run_info(secs, warm)
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n",
                                            encoding="utf-8")
     _index(out_dir, every, secs, manifest)
