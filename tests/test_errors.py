@@ -317,3 +317,35 @@ def test_check_real_accepts_exact_fractions():
 def test_entry_points_name_the_bad_argument(call, err, msg):
     with pytest.raises(err, match=msg):
         call()
+
+
+# -- issue 20: errors that were not yet clear ----------------------------------------------------
+
+
+@pytest.mark.parametrize("p, msg", [
+    ([1.5], r"pvalues\[0\]=1.5 is not allowed; give p-values between 0 and 1"),
+    ([0.2, float("nan")], r"pvalues\[1\]=nan is not allowed; .*nan_policy='omit'"),
+    ([-0.1], r"pvalues\[0\]=-0.1 is not allowed"),
+])
+def test_holm_refuses_p_values_outside_0_1_and_nan(p, msg):
+    # was silently accepted: holm([1.5]) -> [1.0], holm([nan]) -> [nan]
+    with pytest.raises(ValueError, match=msg):
+        A.holm(p)
+
+
+def test_sign_claims_says_the_lengths_differ():
+    # was "zip() argument 2 is longer than argument 1"
+    with pytest.raises(ValueError, match=r"names, estimate and pvalues have 1, 2 and 1 entries; "
+                                         r"give one of each per comparison"):
+        A.sign_claims(["a"], [1, 2], [0.01])
+
+
+def test_wilson_refuses_non_integer_counts_but_cluster_wilson_keeps_effective_ones():
+    # was silently accepted
+    with pytest.raises(ValueError, match=r"k=3 with n=10.5 is not allowed; give whole counts"):
+        A.wilson(3, 10.5)
+    assert A.wilson(3.0, np.float64(10))[0] == pytest.approx(0.3)
+    hits = np.r_[np.ones(30), np.zeros(70)]
+    cl = np.repeat(np.arange(25), 4)   # an effective count that is not a whole number
+    p, lo, hi = A.cluster_wilson(hits, cl)
+    assert p == pytest.approx(0.3) and lo < 0.3 < hi
