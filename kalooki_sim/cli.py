@@ -158,6 +158,16 @@ def _show(df, args, index=False) -> None:
         print(df.to_string(index=index))
 
 
+def _at_least(flag, value, lo) -> None:
+    """A count flag the command needs positive (the API allows an empty run)."""
+    from .game._checks import check_int
+
+    try:
+        check_int(flag, value, lo)
+    except ValueError as e:
+        raise UsageError(str(e).replace(f"{flag}=", f"{flag} ", 1)) from None
+
+
 def _progress(args):
     return False if args.quiet else None
 
@@ -236,6 +246,10 @@ def cmd_tournament(args) -> int:
     pols = _policies(args.policies)
     pols = pols if isinstance(pols, list) else [pols]
     rules = rules_from(args)
+    if len(pols) == 1:
+        raise UsageError(f"--policies {args.policies!r} is not allowed; give one policy per "
+                         "seat, comma-separated, e.g. expert,greedy,greedy,greedy (3-8 seats; "
+                         "the table's size is their number)")
     res = tournament(pols, args.games, players=len(pols) if rules is None else rules.players,
                      seed=args.seed, rules=rules, threads=args.threads, progress=_progress(args),
                      paired=args.paired)
@@ -275,6 +289,7 @@ def cmd_call_value(args) -> int:
     import pandas as pd
 
     call_decisions = _api("call_decisions")
+    _at_least("--deals", args.deals, 1)
     df = call_decisions(args.deals, args.hand, players=args.rule_players or 4,
                         policies=_policies(args.policies), seed=args.seed,
                         rules=rules_from(args), replicas=args.replicas)
@@ -491,6 +506,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     prog = f"kalooki {args.command}"
     try:
+        if getattr(args, "csv", None) not in (None, "-"):
+            from .game._checks import check_writable_file
+
+            check_writable_file("--csv", args.csv)   # before the run, not after it
         return args.func(args)
     except UsageError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)

@@ -126,7 +126,7 @@ plots.show(fig, out, "rule_sets",
 # %%
 tul = A.compare_rules({"four players": ks.Rules(),
                        "Tuluki (2 players)": ks.Rules(players=2, tuluki=True)},
-                      deals, policies=policies, seed=seed)
+                      deals, policies=policies, seed=seed, paired=False)
 tul.to_csv(out / "rule_sets_tuluki.csv", index=False)
 rows = []
 for h in range(1, 10):

@@ -273,3 +273,44 @@ def test_every_public_callable_has_a_docstring(name):
             missing += [f"{attr}.{m}" for m, f in vars(obj).items()
                         if not m.startswith("_") and callable(f) and not (f.__doc__ or "").strip()]
     assert not missing
+
+
+# -- issue 20: errors that were not yet clear ----------------------------------------------------
+
+
+def test_simulate_out_that_cannot_be_created_is_one_line(capsys):
+    # was a 27-line FileNotFoundError traceback
+    code, _, err = run(capsys, "simulate", "--games", "3", "--hand", "1", "--out", "/proc/foo")
+    one_line_error(code, err, "out='/proc/foo' is not allowed", "a directory you can write")
+
+
+def test_csv_file_that_cannot_be_written_is_refused_before_the_run(capsys, tmp_path):
+    # was an OSError after the run had been written
+    out = tmp_path / "r"
+    code, _, err = run(capsys, "simulate", "--games", "3", "--hand", "1", "--out", str(out),
+                       "--csv", "/proc/x.csv")
+    one_line_error(code, err, "--csv='/proc/x.csv' is not allowed", "a file you can write")
+    assert not out.exists()
+    code, _, err = run(capsys, "rules", "--csv", str(tmp_path / "no" / "such" / "dir.csv"))
+    one_line_error(code, err, "--csv=", "no directory")
+
+
+def test_simulate_huge_games_blames_games_not_first_game(capsys, tmp_path):
+    out = tmp_path / "r"
+    code, _, err = run(capsys, "simulate", "--games", "99999999999999999999", "--out", str(out))
+    one_line_error(code, err, "games=99999999999999999999 is not allowed")
+    assert "first_game" not in err and not out.exists()
+
+
+def test_tournament_one_policy_asks_for_one_per_seat(capsys):
+    # was "players=1 is not allowed"
+    code, _, err = run(capsys, "tournament", "--policies", "expert", "--games", "10")
+    one_line_error(code, err, "--policies 'expert' is not allowed", "one policy per seat")
+    assert "players=1" not in err
+
+
+def test_call_value_zero_deals_is_an_error(capsys):
+    # was exit 0 and "Empty DataFrame"
+    code, out, err = run(capsys, "call-value", "--deals", "0", "--hand", "6")
+    one_line_error(code, err, "--deals 0 is not allowed; give an integer >= 1")
+    assert out == ""
