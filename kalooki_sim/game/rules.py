@@ -263,6 +263,16 @@ FORMATS = {
 }
 
 
+def contract_text(groups: int, runs: int) -> str:
+    """A contract in words, singular where it is one.
+
+    >>> contract_text(1, 2)
+    '1 group + 2 runs'
+    """
+    return (f"{groups} group{'' if groups == 1 else 's'} + "
+            f"{runs} run{'' if runs == 1 else 's'}")
+
+
 def _checked_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     """The schedule as a tuple of int triples (R2, R5, V7), or a clear error."""
     allowed = "a sequence of (cards_dealt, groups, runs) triples of integers"
