@@ -413,6 +413,8 @@ def test_compile_note_only_when_numba_compiles(capsys):
     assert capsys.readouterr().err.strip() == cli.COMPILING
     with cli._compile_note(quiet=True):
         numba.njit(lambda x: x + 3)(1)
+    ks.play_hands(2, seed=1)       # compiled (or loaded from the cache) here ...
+    capsys.readouterr()
     with cli._compile_note(quiet=False):
-        ks.play_hands(2, seed=1)   # from the cache: no note
+        ks.play_hands(2, seed=2)   # ... so nothing compiles now: no note
     assert capsys.readouterr().err == ""
