@@ -413,3 +413,10 @@ def test_run_files_follow_the_umask(tmp_path):
     for name in ("manifest.json", "summary.parquet"):
         assert (run.path / name).stat().st_mode & 0o777 == 0o644, name
     assert all(p.stat().st_mode & 0o777 == 0o644 for p in (run.path / "rows").iterdir())
+
+
+def test_simulate_games_that_fit_the_ids_but_not_a_manifest():
+    # 10**15 games used to build a list of 10**11 chunks (no answer, memory growing)
+    with pytest.raises(ValueError, match=r"games=1000000000000000 is not allowed; give at most "
+                                         r"11,111,000,000 \(1,000,000 chunks of 11,111 games"):
+        ks.simulate(10**15)

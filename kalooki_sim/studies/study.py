@@ -57,6 +57,8 @@ FORMAT = 1
 MANIFEST = "manifest.json"
 #: hands (games x hands per game) per chunk unless ``chunk_games`` is given
 CHUNK_HANDS = 100_000
+#: the most chunks one run holds (10**11 hands at the default chunk size: years of play)
+MAX_CHUNKS = 1_000_000
 
 #: the keys of every aggregate row: the contract (hand number and its deal), table and seat
 KEYS = ["hand", "groups", "runs", "cards_dealt", "players", "seat", "policy"]
@@ -161,6 +163,10 @@ def _spec(games, hand, players, policies, seed, rules, summary_only, first_game,
         chunk_games = max(1, CHUNK_HANDS // per_game)
     else:
         chunk_games = check_int("chunk_games", chunk_games, 1)
+    if -(-games // chunk_games) > MAX_CHUNKS:  # the manifest lists every chunk
+        raise ValueError(not_allowed("games", games, f"at most {MAX_CHUNKS * chunk_games:,}",
+                                     f"{MAX_CHUNKS:,} chunks of {chunk_games:,} games; split "
+                                     "the study into runs with first_game"))
     return Spec(games, hands, int(first_game), seed, rules, tuple(pols), summary_only,
                 chunk_games)
 
