@@ -28,7 +28,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-_FORMATTER = argparse.RawDescriptionHelpFormatter
+class _FORMATTER(argparse.RawDescriptionHelpFormatter):
+    """Examples kept as written; every flag's help ends with its default (unless it says it)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or default in (None, argparse.SUPPRESS)
+                or text == argparse.SUPPRESS or not action.option_strings):
+            return text
+        shown = "off" if default is False else "%(default)s"
+        return f"{text} (default: {shown})"
 
 
 # -- Rules flags, derived from the Rules dataclass -----------------------------------------------
@@ -71,6 +81,16 @@ def _schedule(text: str):
     return out
 
 
+#: flags whose field shares its docstring sentence with another, or whose values need words
+_FLAG_HELP = {
+    "decks": "52-card decks in the pack, 1-8 (R1: two; V1 changes it)",
+    "jokers": "jokers in the pack, 0-64 (R1: four; V1 changes it)",
+    "pack": "'card': the pack is --decks and --jokers (108 cards unless changed, R1); "
+            "'by-table' (V1): decks and jokers from the player count (3-4 players: 2 decks + 4 "
+            "jokers, 5-6: 3 + 6, 7-8: 4 + 8)",
+}
+
+
 def add_rules_flags(parser) -> None:
     """One flag per :class:`~kalooki_sim.Rules` field (none forgotten: derived from it)."""
     from .game.rules import FORMATS, PACKS, Rules
@@ -83,7 +103,7 @@ def add_rules_flags(parser) -> None:
     for f in dataclasses.fields(Rules):
         flag = "--" + f.name.replace("_", "-")
         text = docs.get(f.name, "").replace("``", "").replace("%", "%%")
-        first = text.split(". ")[0].rstrip(".")
+        first = _FLAG_HELP.get(f.name) or text.split(". ")[0].rstrip(".")
         tp = hints[f.name]
         if tp is bool:
             g.add_argument(flag, dest=f"rule_{f.name}", action=argparse.BooleanOptionalAction,
@@ -132,6 +152,10 @@ def _ints(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"{text!r} is not a comma list of integers") from None
 
 
+_POLICIES_HELP = ("one preset for every seat, or one per seat, comma-separated (greedy, random, "
+                  "never-call, call-<k>, hold-for-double, expert)")
+
+
 def _add_output(p) -> None:
     p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
                    help="print the table as CSV (or write it to FILE)")
@@ -139,7 +163,8 @@ def _add_output(p) -> None:
 
 def _add_quiet(p) -> None:
     p.add_argument("--quiet", "-q", action="store_true",
-                   help="no progress bar (it is off anyway when stderr is not a terminal)")
+                   help="no progress bar or notes on stderr (progress bars are off anyway when "
+                        "stderr is not a terminal); errors are still shown")
 
 
 def _show(df, args, index=False) -> None:
@@ -151,11 +176,22 @@ def _show(df, args, index=False) -> None:
             df.to_csv(sys.stdout, index=index)
         else:
             df.to_csv(args.csv, index=index)
-            print(f"wrote {args.csv}", file=sys.stderr)
+            if not args.quiet:
+                print(f"wrote {args.csv}", file=sys.stderr)
         return
     with pd.option_context("display.max_rows", 500, "display.max_columns", 100,
                            "display.width", 200, "display.float_format", "{:,.4g}".format):
         print(df.to_string(index=index))
+
+
+def _at_least(flag, value, lo) -> None:
+    """A count flag the command needs positive (the API allows an empty run)."""
+    from .game._checks import check_int
+
+    try:
+        check_int(flag, value, lo)
+    except ValueError as e:
+        raise UsageError(str(e).replace(f"{flag}=", f"{flag} ", 1)) from None
 
 
 def _progress(args):
@@ -204,7 +240,7 @@ def cmd_rules(args) -> int:
     """``kalooki rules``."""
     import pandas as pd
 
-    from .game.rules import Rules
+    from .game.rules import Rules, contract_text
 
     rules = rules_from(args) or Rules()
     docs = _rules_field_docs()
@@ -221,7 +257,7 @@ def cmd_rules(args) -> int:
     if args.csv is not None:
         return _show(table, args) or 0
     _show(table, args)
-    sched = pd.DataFrame([{"hand": i, "cards dealt": c, "contract": f"{g} groups + {r} runs"}
+    sched = pd.DataFrame([{"hand": i, "cards dealt": c, "contract": contract_text(g, r)}
                           for i, (c, g, r) in enumerate(rules.schedule, start=1)])
     print(f"\npack: {rules.decks} decks + {rules.jokers} jokers = {rules.pack_size} cards; "
           f"{rules.players} players; the schedule (R2):")
@@ -236,6 +272,10 @@ def cmd_tournament(args) -> int:
     pols = _policies(args.policies)
     pols = pols if isinstance(pols, list) else [pols]
     rules = rules_from(args)
+    if len(pols) == 1:
+        raise UsageError(f"--policies {args.policies!r} is not allowed; give one policy per "
+                         "seat, comma-separated, e.g. expert,greedy,greedy,greedy (3-8 seats; "
+                         "the table's size is their number)")
     res = tournament(pols, args.games, players=len(pols) if rules is None else rules.players,
                      seed=args.seed, rules=rules, threads=args.threads, progress=_progress(args),
                      paired=args.paired)
@@ -275,6 +315,7 @@ def cmd_call_value(args) -> int:
     import pandas as pd
 
     call_decisions = _api("call_decisions")
+    _at_least("--deals", args.deals, 1)
     df = call_decisions(args.deals, args.hand, players=args.rule_players or 4,
                         policies=_policies(args.policies), seed=args.seed,
                         rules=rules_from(args), replicas=args.replicas)
@@ -291,7 +332,16 @@ def cmd_call_value(args) -> int:
 
 def cmd_advise(args) -> int:
     """``kalooki advise``."""
-    hand = _cards("hand", args.hand)
+    if args.hand_cards is not None:
+        if args.cards is not None:
+            raise UsageError("--hand is the old name of --cards; give --cards alone")
+        if not args.quiet:
+            print("kalooki advise: --hand is deprecated; call it --cards (elsewhere --hand is a "
+                  "hand number)", file=sys.stderr)
+        args.cards = args.hand_cards
+    if args.cards is None:
+        raise UsageError('--cards is required: your cards, e.g. --cards "K♠ K♥ 7♦ 7♣ 2♥"')
+    hand = _cards("cards", args.cards)
     card = _cards("card", args.card)
     if len(card) != 1:
         raise UsageError(f"--card {args.card!r} is not allowed; give one card, e.g. 7♥")
@@ -307,16 +357,35 @@ def cmd_advise(args) -> int:
     if args.csv is None:
         print(a.recommendation)
         print(f"({a.rollouts:,} rollouts)\n")
-    _show(a.table, args)
+        _show(a.table, args)
+        return 0
+    _show(advice_table(a), args)
     return 0
+
+
+def advice_table(a):
+    """The advice as one table: a row per action, the paired ``difference`` row (act minus
+    pass), and on every row the ``advice`` (``call``, ``pass``, ... or ``unsure``) and the
+    ``recommendation`` sentence."""
+    import pandas as pd
+
+    out = pd.concat([a.table, pd.DataFrame([{"action": "difference", **a.difference,
+                                              "rollouts": a.rollouts}])], ignore_index=True)
+    out["advice"] = a.action
+    out["recommendation"] = a.recommendation
+    return out
 
 
 def cmd_report(args) -> int:
     """``kalooki report``: the same as ``make report``."""
+    import contextlib
+    import io
+
     from .report import publish as report
 
     argv = ["--out", args.out] if args.out else []
-    report.main(argv + (["--tiny"] if args.tiny else []))
+    with contextlib.redirect_stdout(io.StringIO()) if args.quiet else contextlib.nullcontext():
+        report.main(argv + (["--tiny"] if args.tiny else []))
     return 0
 
 
@@ -350,8 +419,8 @@ _EXAMPLES = {
   kalooki call-value --deals 2000 --hand 6
   kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv""",
     "advise": """examples:
-  kalooki advise --hand "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
-  kalooki advise --hand "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
+  kalooki advise --cards "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
+  kalooki advise --cards "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
       --opened 1,3 --table "5♠ 5♥ 5♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" --rollouts 500""",
     "report": """examples:
   kalooki report                 # executes the notebooks and writes reports/ (minutes)
@@ -364,6 +433,7 @@ def _sub(subs, name, func, help_, description):
                         epilog=_EXAMPLES.get(name, _SIMULATE_EXAMPLES if name == "simulate"
                                              else None), formatter_class=_FORMATTER)
     p.set_defaults(func=func)
+    _add_quiet(p)
     return p
 
 
@@ -384,15 +454,12 @@ def build_parser() -> argparse.ArgumentParser:
              "squares, histograms) to a summary; resumable, and runnable on a dask cluster.")
     p.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
     p.add_argument("--hand", type=int, action="append", metavar="H",
-                   help="play only hand number H of each game (repeatable); default: whole "
-                        "games")
-    p.add_argument("--policies", default="greedy", metavar="P[,P...]",
-                   help="one preset for every seat, or one per seat, comma-separated "
-                        "(greedy, random, never-call, call-<k>, hold-for-double, expert); "
-                        "default: greedy")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (default: 0)")
+                   help="play only hand number H of each game (repeatable; default: whole "
+                        "games)")
+    p.add_argument("--policies", default="greedy", metavar="P[,P...]", help=_POLICIES_HELP)
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (C3)")
     p.add_argument("--first-game", type=int, default=0, metavar="G",
-                   help="the first game id (default: 0): split a study into runs")
+                   help="the first game id: split a study into runs")
     p.add_argument("--threads", type=int, default=None, metavar="T",
                    help="numba threads (default: all cores; 1 per worker on a LocalCluster)")
     p.add_argument("--out", required=True, metavar="DIR", help="the run directory")
@@ -408,18 +475,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "scheduler at HOST:PORT")
     p.add_argument("--chunk-games", type=int, default=None, metavar="N",
                    help="games per chunk (default: about 100,000 hands per chunk)")
-    _add_quiet(p)
     _add_output(p)
     add_rules_flags(p)
 
     p = _sub(subs, "replay", cmd_replay, "the readable play-by-play of a hand or a game",
              "Replay one hand (--hand) of a game, or the whole game, exactly as play_hands / "
              "play_games played it with that seed, and print the move log.")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id (default: 0)")
+    p.add_argument("--seed", type=int, required=True,
+                   help="the seed of the run to replay (C3)")
+    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
     p.add_argument("--hand", type=int, default=None, metavar="H",
-                   help="the hand number; default: the whole game")
-    p.add_argument("--policies", default="greedy", metavar="P[,P...]")
+                   help="the hand number (default: the whole game, with its totals and winner)")
+    p.add_argument("--policies", default="greedy", metavar="P[,P...]", help=_POLICIES_HELP)
     _add_output(p)
     add_rules_flags(p)
 
@@ -431,26 +498,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _sub(subs, "tournament", cmd_tournament, "a duplicate tournament of policies",
              "Every deal sequence is played once per rotation of the policies round the table "
-             "(kalooki_sim.tournament); 95%% intervals over deal sequences.")
+             "(kalooki_sim.tournament); 95% intervals over deal sequences.")
     p.add_argument("--policies", required=True, metavar="P,P,...",
                    help="one policy per seat, comma-separated")
-    p.add_argument("--games", type=int, required=True, metavar="N", help="deal sequences")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=None, metavar="T")
+    p.add_argument("--games", type=int, required=True, metavar="N",
+                   help="deal sequences (nine-hand games), each played once per rotation")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the deals (C3)")
+    p.add_argument("--threads", type=int, default=None, metavar="T",
+                   help="numba threads (default: all cores)")
     p.add_argument("--paired", action="store_true",
                    help="also the paired differences between every two policies")
-    _add_quiet(p)
     _add_output(p)
     add_rules_flags(p)
 
     p = _sub(subs, "call-value", cmd_call_value, "what calls are worth, decision by decision",
              "kalooki_sim.call_decisions: every call decision on --deals deals of hand --hand, "
              "followed both ways on the same cards; a summary per decision (--rows: every row).")
-    p.add_argument("--deals", type=int, required=True, metavar="N")
-    p.add_argument("--hand", type=int, required=True, metavar="H", help="the hand number")
-    p.add_argument("--policies", default="expert", metavar="P[,P...]")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--replicas", type=int, default=1, metavar="K")
+    p.add_argument("--deals", type=int, required=True, metavar="N",
+                   help="deals of the hand to play, every decision branched (>= 1)")
+    p.add_argument("--hand", type=int, required=True, metavar="H",
+                   help="the hand number (its contract), 1-9")
+    p.add_argument("--policies", default="expert", metavar="P[,P...]", help=_POLICIES_HELP)
+    p.add_argument("--seed", type=int, default=0, help="the seed of the deals (C3)")
+    p.add_argument("--replicas", type=int, default=1, metavar="K",
+                   help="1: each branch continues the real deal; K > 1: deal the unseen cards "
+                        "again K times (the value given what the seat knows)")
     p.add_argument("--rows", action="store_true", help="print every row, not the summary")
     _add_output(p)
     add_rules_flags(p)
@@ -458,31 +530,73 @@ def build_parser() -> argparse.ArgumentParser:
     p = _sub(subs, "advise", cmd_advise, "should I call (or take) this card?",
              "kalooki_sim.advise: rollouts of the position with and without the card; prints "
              "the recommendation and the table.")
-    p.add_argument("--hand", required=True, metavar="CARDS", help='your cards, e.g. "K♠ K♥ 7♦"')
+    p.add_argument("--cards", default=None, metavar="CARDS",
+                   help='your cards (required), e.g. "K♠ K♥ 7♦"')
+    p.add_argument("--hand", dest="hand_cards", default=None, help=argparse.SUPPRESS)
     p.add_argument("--card", required=True, metavar="CARD", help="the card offered, e.g. 7♥")
     p.add_argument("--contract", type=int, required=True, metavar="H",
                    help="the hand number (its contract)")
-    p.add_argument("--discarder", type=int, default=2, metavar="SEAT")
-    p.add_argument("--stock-left", type=int, default=None, metavar="N")
-    p.add_argument("--calls-made", type=int, default=0, metavar="N")
+    p.add_argument("--discarder", type=int, default=2, metavar="SEAT",
+                   help="seats to your right of the player who discarded the card (1: you are "
+                        "next, so take or draw; 2 or more: call or pass)")
+    p.add_argument("--stock-left", type=int, default=None, metavar="N",
+                   help="cards left in the stock (default: as after the deal)")
+    p.add_argument("--calls-made", type=int, default=0, metavar="N",
+                   help="calls you have made this hand (R9)")
     p.add_argument("--opened", type=_ints, default=None, metavar="S,S",
                    help="seats that have opened, e.g. 1,3")
     p.add_argument("--table", default=None, metavar="MELDS",
                    help='melds on the table, ";" between melds, e.g. "5♠ 5♥ 5♦; 9♣ 10♣ J♣"')
-    p.add_argument("--seen", default=None, metavar="CARDS", help="other cards seen")
-    p.add_argument("--policies", default="expert", metavar="P[,P...]")
-    p.add_argument("--rollouts", type=int, default=2000, metavar="N")
-    p.add_argument("--margin", type=float, default=None)
-    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seen", default=None, metavar="CARDS",
+                   help="other cards seen going into the pile")
+    p.add_argument("--policies", default="expert", metavar="P[,P...]",
+                   help=_POLICIES_HELP + "; how every seat plays the rollouts")
+    p.add_argument("--rollouts", type=int, default=2000, metavar="N",
+                   help="paired rollouts, each played both ways on the same cards")
+    p.add_argument("--margin", type=float, default=None, metavar="POINTS",
+                   help="stop early once the penalty interval's half-width is below POINTS "
+                        "(default: no early stop)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="stop early after SECONDS (default: no limit)")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the rollouts")
     _add_output(p)
     add_rules_flags(p)
 
     p = _sub(subs, "report", cmd_report, "execute the notebooks and write reports/",
              "The same as 'make report' (kalooki_sim.report).")
-    p.add_argument("--out", default=None, metavar="DIR", help="default: reports/")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="where to write the report (default: reports/)")
     p.add_argument("--tiny", action="store_true", help="tiny sizes (a smoke test)")
     return ap
+
+
+COMPILING = "kalooki: compiling the engine (once, about a minute)…"
+
+
+def _compile_note(quiet: bool):
+    """A context that prints :data:`COMPILING` to stderr the first time numba compiles.
+
+    Numba raises its ``numba:compile`` event only when a kernel is not in its cache (a first
+    run, a new numba version), so a warm cache prints nothing; ``quiet`` prints nothing.
+    """
+    import contextlib
+
+    if quiet:
+        return contextlib.nullcontext()
+    from numba.core import event
+
+    class _Note(event.Listener):
+        shown = False
+
+        def on_start(self, ev):
+            if not self.shown:
+                self.shown = True
+                print(COMPILING, file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    return event.install_listener("numba:compile", _Note())
 
 
 def main(argv=None) -> int:
@@ -491,7 +605,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     prog = f"kalooki {args.command}"
     try:
-        return args.func(args)
+        if getattr(args, "csv", None) not in (None, "-"):
+            from .game._checks import check_writable_file
+
+            check_writable_file("--csv", args.csv)   # before the run, not after it
+        with _compile_note(args.quiet or args.command == "rules"):
+            return args.func(args)
     except UsageError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -297,7 +297,7 @@ tuned = tuning.tuned_table()
 tuned["contract"] = tuned["hand"].map(CONTRACTS)
 # Holm over the nine confirmations: is the tuned rule better than expert's in this contract?
 p = A.p_from_ci(tuned["gain"], tuned["gain_lo"], tuned["gain_hi"], alternative="less")
-tuned["p_holm"] = A.holm(p)
+tuned["p_holm"] = A.holm(p, nan_policy="omit")   # untested hands (gain 0) stay NaN
 show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
             "confirm_deals", "adopted", "p_holm"]],
      caption="Tuned call rules per contract, confirmed on fresh deals", names=

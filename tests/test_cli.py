@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import io
 import os
@@ -214,10 +215,10 @@ def test_tournament_bad_input(capsys):
 
 
 def test_advise_bad_card_text(capsys):
-    code, _, err = run(capsys, "advise", "--hand", "K♠ K♥ 7♦ 1X", "--card", "7♥",
+    code, _, err = run(capsys, "advise", "--cards", "K♠ K♥ 7♦ 1X", "--card", "7♥",
                        "--contract", "6")
-    one_line_error(code, err, "--hand", "1X")
-    code, _, err = run(capsys, "advise", "--hand", "K♠ K♥ 7♦", "--card", "7♥ 8♥",
+    one_line_error(code, err, "--cards", "1X")
+    code, _, err = run(capsys, "advise", "--cards", "K♠ K♥ 7♦", "--card", "7♥ 8♥",
                        "--contract", "6")
     one_line_error(code, err, "one card")
 
@@ -225,7 +226,7 @@ def test_advise_bad_card_text(capsys):
 def test_advise_tiny():
     if not hasattr(ks, "advise"):
         pytest.skip("kalooki_sim.advise is not in this version yet")
-    code = cli.main(["advise", "--hand", "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠",
+    code = cli.main(["advise", "--cards", "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠",
                      "--card", "7♥", "--contract", "6", "--rollouts", "20", "--seed", "1"])
     assert code == 0
 
@@ -273,3 +274,147 @@ def test_every_public_callable_has_a_docstring(name):
             missing += [f"{attr}.{m}" for m, f in vars(obj).items()
                         if not m.startswith("_") and callable(f) and not (f.__doc__ or "").strip()]
     assert not missing
+
+
+# -- issue 20: errors that were not yet clear ----------------------------------------------------
+
+
+def test_simulate_out_that_cannot_be_created_is_one_line(capsys):
+    # was a 27-line FileNotFoundError traceback
+    code, _, err = run(capsys, "simulate", "--games", "3", "--hand", "1", "--out", "/proc/foo")
+    one_line_error(code, err, "out='/proc/foo' is not allowed", "a directory you can write")
+
+
+def test_csv_file_that_cannot_be_written_is_refused_before_the_run(capsys, tmp_path):
+    # was an OSError after the run had been written
+    out = tmp_path / "r"
+    code, _, err = run(capsys, "simulate", "--games", "3", "--hand", "1", "--out", str(out),
+                       "--csv", "/proc/x.csv")
+    one_line_error(code, err, "--csv='/proc/x.csv' is not allowed", "a file you can write")
+    assert not out.exists()
+    code, _, err = run(capsys, "rules", "--csv", str(tmp_path / "no" / "such" / "dir.csv"))
+    one_line_error(code, err, "--csv=", "no directory")
+
+
+def test_simulate_huge_games_blames_games_not_first_game(capsys, tmp_path):
+    out = tmp_path / "r"
+    code, _, err = run(capsys, "simulate", "--games", "99999999999999999999", "--out", str(out))
+    one_line_error(code, err, "games=99999999999999999999 is not allowed")
+    assert "first_game" not in err and not out.exists()
+
+
+def test_tournament_one_policy_asks_for_one_per_seat(capsys):
+    # was "players=1 is not allowed"
+    code, _, err = run(capsys, "tournament", "--policies", "expert", "--games", "10")
+    one_line_error(code, err, "--policies 'expert' is not allowed", "one policy per seat")
+    assert "players=1" not in err
+
+
+def test_call_value_zero_deals_is_an_error(capsys):
+    # was exit 0 and "Empty DataFrame"
+    code, out, err = run(capsys, "call-value", "--deals", "0", "--hand", "6")
+    one_line_error(code, err, "--deals 0 is not allowed; give an integer >= 1")
+    assert out == ""
+
+
+# -- issue 20: help and output ---------------------------------------------------------------------
+
+
+def _subparsers():
+    ap = cli.build_parser()
+    subs = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+    return subs.choices
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_flag_has_help_that_shows_its_default(command):
+    p = _subparsers()[command]
+    fmt = p._get_formatter()
+    for a in p._actions:
+        if isinstance(a, argparse._HelpAction):
+            continue
+        assert a.help, f"{command} {a.option_strings}: no help"
+        if a.help == argparse.SUPPRESS:
+            continue  # a deprecated alias, hidden
+        text = fmt._expand_help(a) if a.help else ""
+        if a.default not in (None, argparse.SUPPRESS):
+            shown = "off" if a.default is False else str(a.default)
+            assert "default" in text and shown in text, f"{command} {a.option_strings}: {text}"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_quiet(command):
+    assert "--quiet" in _subparsers()[command]._option_string_actions
+
+
+def test_help_prints_no_doubled_percent(capsys):
+    for command in COMMANDS:
+        _, out, _ = run(capsys, command, "--help")
+        assert "%%" not in out, command
+
+
+def test_decks_and_jokers_and_pack_have_their_own_help(capsys):
+    p = _subparsers()["rules"]
+    helps = {a.option_strings[0]: a.help for a in p._actions if a.option_strings}
+    assert helps["--decks"] != helps["--jokers"]
+    assert "'card'" in helps["--pack"] and "'by-table'" in helps["--pack"]
+
+
+def test_rules_table_says_1_group_not_1_groups(capsys):
+    code, out, _ = run(capsys, "rules")
+    assert code == 0 and "1 group + 2 runs" in out and "1 groups" not in out
+    assert "2 groups + 1 run\n" in out or "2 groups + 1 run " in out
+
+
+def test_advise_cards_flag_and_the_old_hand_alias(capsys):
+    p = _subparsers()["advise"]
+    assert "--cards" in p._option_string_actions
+    code, _, err = run(capsys, "advise", "--card", "7♥", "--contract", "6")
+    one_line_error(code, err, "--cards is required")
+    code, _, err = run(capsys, "advise", "--hand", "K♠ K♥ 7♦ 1X", "--card", "7♥",
+                       "--contract", "6")
+    assert code == 2 and "--hand is deprecated" in err and "1X" in err
+
+
+def test_advise_csv_has_the_recommendation_and_the_difference(capsys):
+    code, out, err = run(capsys, "advise", "--cards", "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠",
+                         "--card", "7♥", "--contract", "6", "--rollouts", "20", "--seed", "1",
+                         "--policies", "greedy", "--csv")
+    assert code == 0, err
+    t = pd.read_csv(io.StringIO(out))
+    assert t["action"].tolist()[-1] == "difference"
+    assert {"advice", "recommendation"} <= set(t.columns)
+    assert t["recommendation"].nunique() == 1 and "rollouts" in t["recommendation"].iat[0]
+
+
+def test_replay_whole_game_ends_with_totals_and_winner(capsys):
+    code, out, _ = run(capsys, "replay", "--seed", "1", "--game", "0")
+    assert code == 0
+    g = ks.play_games(1, seed=1).drop_duplicates("seat")
+    totals = ", ".join(f"seat {s} {t}" for s, t in zip(g["seat"], g["total"], strict=True))
+    assert f"== game over: totals {totals}" in out
+    winners = g.loc[g["winner"], "seat"].tolist()
+    assert (f"seat {winners[0]} wins" in out) if len(winners) == 1 else "share the win" in out
+    # R12: the seat that went out scores 0 and is not "doubled"; the others are
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if " is OUT" in line:
+            seat = line.split()[1]
+            score = next(x for x in lines[i:] if x.strip().startswith(f"seat {seat} scores"))
+            assert score.strip() == f"seat {seat} scores 0 (went out)", score
+
+
+def test_compile_note_only_when_numba_compiles(capsys):
+    import numba
+
+    with cli._compile_note(quiet=False):
+        numba.njit(lambda x: x + 1)(1)   # a new function: numba compiles
+        numba.njit(lambda x: x + 2)(1)
+    assert capsys.readouterr().err.strip() == cli.COMPILING
+    with cli._compile_note(quiet=True):
+        numba.njit(lambda x: x + 3)(1)
+    ks.play_hands(2, seed=1)       # compiled (or loaded from the cache) here ...
+    capsys.readouterr()
+    with cli._compile_note(quiet=False):
+        ks.play_hands(2, seed=2)   # ... so nothing compiles now: no note
+    assert capsys.readouterr().err == ""

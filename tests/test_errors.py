@@ -4,6 +4,8 @@ Every message names the argument, the bad value and what is allowed, in one word
 ("players=9 is not allowed; give an integer 3-8"), from ``kalooki_sim/_checks.py``.
 """
 
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -317,3 +319,104 @@ def test_check_real_accepts_exact_fractions():
 def test_entry_points_name_the_bad_argument(call, err, msg):
     with pytest.raises(err, match=msg):
         call()
+
+
+# -- issue 20: errors that were not yet clear ----------------------------------------------------
+
+
+@pytest.mark.parametrize("p, msg", [
+    ([1.5], r"pvalues\[0\]=1.5 is not allowed; give p-values between 0 and 1"),
+    ([0.2, float("nan")], r"pvalues\[1\]=nan is not allowed; .*nan_policy='omit'"),
+    ([-0.1], r"pvalues\[0\]=-0.1 is not allowed"),
+])
+def test_holm_refuses_p_values_outside_0_1_and_nan(p, msg):
+    # was silently accepted: holm([1.5]) -> [1.0], holm([nan]) -> [nan]
+    with pytest.raises(ValueError, match=msg):
+        A.holm(p)
+
+
+def test_sign_claims_says_the_lengths_differ():
+    # was "zip() argument 2 is longer than argument 1"
+    with pytest.raises(ValueError, match=r"names, estimate and pvalues have 1, 2 and 1 entries; "
+                                         r"give one of each per comparison"):
+        A.sign_claims(["a"], [1, 2], [0.01])
+
+
+def test_wilson_refuses_non_integer_counts_but_cluster_wilson_keeps_effective_ones():
+    # was silently accepted
+    with pytest.raises(ValueError, match=r"k=3 with n=10.5 is not allowed; give whole counts"):
+        A.wilson(3, 10.5)
+    assert A.wilson(3.0, np.float64(10))[0] == pytest.approx(0.3)
+    hits = np.r_[np.ones(30), np.zeros(70)]
+    cl = np.repeat(np.arange(25), 4)   # an effective count that is not a whole number
+    p, lo, hi = A.cluster_wilson(hits, cl)
+    assert p == pytest.approx(0.3) and lo < 0.3 < hi
+
+
+def test_simulate_out_that_cannot_be_created():
+    # was a raw FileNotFoundError from deep inside
+    with pytest.raises(ValueError, match=r"out='/proc/foo' is not allowed; give a directory you "
+                                         r"can write"):
+        ks.simulate(10, out="/proc/foo")
+
+
+def test_simulate_resume_and_force_exclude_each_other(tmp_path):
+    # was silently accepted (force won)
+    with pytest.raises(ValueError, match=r"resume=True and force=True exclude each other"):
+        ks.simulate(3, hand=1, out=tmp_path / "r", resume=True, force=True)
+    assert not (tmp_path / "r").exists()
+
+
+def test_simulate_huge_games_blames_games():
+    with pytest.raises(ValueError, match=r"^games=99999999999999999999 is not allowed"):
+        ks.simulate(99999999999999999999, hand=1)
+
+
+def test_play_hands_too_many_for_memory_says_what_it_would_need():
+    # was a raw MemoryError from numpy
+    with pytest.raises(ValueError, match=r"n=1000000000000 is not allowed; give at most about "
+                                         r".* here \(the rows would take about 184 TB"):
+        ks.play_hands(10**12)
+
+
+def test_trace_decision_act_is_a_bool():
+    # was silently accepted ("yes" is truthy)
+    with pytest.raises(TypeError, match=r"act='yes' is not allowed; give True or False"):
+        ks.trace_decision(1, game=0, hand=9, turn=12, seat=2, act="yes")
+
+
+def test_compare_rules_refuses_pairing_different_tables():
+    # was silently "paired" over different deals
+    sets = {"four": ks.Rules(), "tuluki": ks.Rules(players=2, tuluki=True)}
+    with pytest.raises(ValueError, match=r"rule set 'tuluki' has players=2 and 'four' players=4: "
+                                         r"other tables get other deals.*paired=False"):
+        A.compare_rules(sets, 10, hands=[1])
+    t = A.compare_rules(sets, 10, hands=[1], paired=False)
+    assert "turns" in t and not any(c.startswith("d_") for c in t.columns)
+
+
+def test_R2_a_schedule_whose_contract_the_deal_cannot_hold():
+    # was accepted, and every hand stalled
+    with pytest.raises(ValueError, match=r"schedule hand 1: \(2, 3, 0\) is not allowed; 3 groups "
+                                         r"\+ 0 runs need 9 cards .* deal at least 8"):
+        ks.Rules(schedule=[(2, 3, 0)])
+    assert ks.Rules(schedule=[(8, 3, 0), (11, 0, 3)]).hands == 2
+
+
+def test_run_files_follow_the_umask(tmp_path):
+    # were 0600 whatever the umask (tempfile.mkstemp)
+    old = os.umask(0o022)
+    try:
+        run = ks.simulate(3, hand=1, out=tmp_path / "r")
+    finally:
+        os.umask(old)
+    for name in ("manifest.json", "summary.parquet"):
+        assert (run.path / name).stat().st_mode & 0o777 == 0o644, name
+    assert all(p.stat().st_mode & 0o777 == 0o644 for p in (run.path / "rows").iterdir())
+
+
+def test_simulate_games_that_fit_the_ids_but_not_a_manifest():
+    # 10**15 games used to build a list of 10**11 chunks (no answer, memory growing)
+    with pytest.raises(ValueError, match=r"games=1000000000000000 is not allowed; give at most "
+                                         r"11,111,000,000 \(1,000,000 chunks of 11,111 games"):
+        ks.simulate(10**15)

@@ -24,16 +24,22 @@ Z95 = float(stats.norm.ppf(0.975))
 def wilson(k, n, z: float = Z95):
     """Wilson score interval for ``k`` successes in ``n`` trials: ``(p, lo, hi)`` arrays.
 
-    ``k`` and ``n`` are counts (or, from :func:`cluster_wilson`, effective counts): finite,
-    ``0 <= k <= n``; ``n = 0`` (with ``k = 0``) gives NaN.
+    ``k`` and ``n`` are counts: whole numbers (``3`` or ``3.0``), ``0 <= k <= n``; ``n = 0``
+    (with ``k = 0``) gives NaN. (:func:`cluster_wilson` takes the interval at an effective,
+    non-integer count through the same formula.)
 
     Raises
     ------
     ValueError
-        If some ``k`` is outside ``0..n`` or a count is not finite, naming the first such pair.
+        If some ``k`` is outside ``0..n`` or a count is not a finite whole number, naming the
+        first such pair.
     """
-    k, n = _checked_counts(k, n)
-    z = check_real("z", z, 0, open_lo=True)
+    k, n = _checked_counts(k, n, whole=True)
+    return _wilson(k, n, check_real("z", z, 0, open_lo=True))
+
+
+def _wilson(k, n, z):
+    """:func:`wilson` on checked float arrays, also for effective (non-integer) counts."""
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         den = 1 + z**2 / n
@@ -47,8 +53,8 @@ def wilson(k, n, z: float = Z95):
     return p, lo, hi
 
 
-def _checked_counts(k, n):
-    """``k``, ``n`` as float arrays with ``0 <= k <= n``, both finite (for :func:`wilson`)."""
+def _checked_counts(k, n, whole=False):
+    """``k``, ``n`` as float arrays with ``0 <= k <= n``, both finite (``whole``: integers)."""
     try:
         k = np.asarray(k, dtype=float)
         n = np.asarray(n, dtype=float)
@@ -60,6 +66,13 @@ def _checked_counts(k, n):
         i = np.flatnonzero(bad)[0]
         kk, nn = kb.flat[i].item(), nb.flat[i].item()
         raise ValueError(f"k={kk:g} with n={nn:g} is not allowed; give counts with 0 <= k <= n")
+    if whole:
+        frac = (kb != np.round(kb)) | (nb != np.round(nb))
+        if frac.any():
+            i = np.flatnonzero(frac)[0]
+            kk, nn = kb.flat[i].item(), nb.flat[i].item()
+            raise ValueError(f"k={kk:g} with n={nn:g} is not allowed; give whole counts "
+                             "(successes and trials)")
     return k, n
 
 
@@ -148,7 +161,8 @@ def cluster_wilson(hits, cluster, z: float = Z95):
     var_srs = p * (1 - p) / (n - 1) if n > 1 else np.nan
     deff = max(1.0, var / var_srs) if var_srs > 0 and np.isfinite(var) else 1.0
     n_eff = n / deff
-    _, lo, hi = wilson(p * n_eff, n_eff, z)
+    z = check_real("z", z, 0, open_lo=True)
+    _, lo, hi = _wilson(*_checked_counts(p * n_eff, n_eff), z)
     return p, float(lo), float(hi)
 
 

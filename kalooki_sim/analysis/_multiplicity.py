@@ -13,25 +13,56 @@ from ..game._checks import (
     check_int,
     check_real,
     check_seed,
+    not_allowed,
 )
 from ._intervals import Z95, _check_conf
 
 # -- multiplicity and ranks ------------------------------------------------------------------
 
 
-def holm(pvalues) -> np.ndarray:
+def holm(pvalues, nan_policy: str = "raise") -> np.ndarray:
     """Holm's step-down adjustment of a family of p-values (controls the familywise error).
 
     The ``i``-th smallest of ``m`` p-values is multiplied by ``m - i + 1``, made
     non-decreasing in that order and capped at 1; reject where the adjusted value is below the
-    level. NaN p-values are left out of the family and stay NaN.
+    level.
+
+    Parameters
+    ----------
+    pvalues : sequence of float
+        The family's p-values, each in ``[0, 1]``.
+    nan_policy : {"raise", "omit"}
+        ``"raise"`` (default): a NaN p-value is an error. ``"omit"``: NaN p-values (comparisons
+        that could not be tested) are left out of the family and stay NaN.
 
     Examples
     --------
     >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
     [0.03, 0.06, 0.06, 0.02]
     """
-    p = np.asarray(pvalues, float)
+    nan_policy = check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    return _holm(_checked_pvalues(pvalues, nan_policy == "omit"))
+
+
+def _checked_pvalues(pvalues, omit_nan: bool, name: str = "pvalues") -> np.ndarray:
+    """``pvalues`` as a 1-D float array of values in [0, 1] (NaN too if ``omit_nan``)."""
+    allowed = "p-values between 0 and 1" + ("" if omit_nan else " (nan_policy='omit' "
+                                                                 "leaves NaN ones out)")
+    try:
+        p = np.asarray(pvalues, float)
+    except (TypeError, ValueError):
+        raise TypeError(not_allowed(name, pvalues, allowed)) from None
+    if p.ndim != 1:
+        raise ValueError(not_allowed(name, pvalues, "a flat sequence of " + allowed))
+    bad = ~((p >= 0) & (p <= 1)) & ~(np.isnan(p) if omit_nan else False)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{name}[{i}]={p[i]:g} is not allowed; give {allowed}")
+    return p
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """:func:`holm` on a checked array; NaN entries are left out and stay NaN."""
     out = np.full(p.shape, np.nan)
     ok = np.flatnonzero(np.isfinite(p))
     m = ok.size
@@ -47,14 +78,21 @@ def sign_claims(names, estimate, pvalues, alpha: float = 0.05) -> dict:
     """Which of a family of differences are below / above zero, Holm-adjusted.
 
     Returns ``{"lower": [...], "higher": [...], "unclear": [...]}``: a name is ``lower`` when
-    its Holm-adjusted p-value is below ``alpha`` and its estimate is negative.
+    its Holm-adjusted p-value is below ``alpha`` and its estimate is negative. ``names``,
+    ``estimate`` and ``pvalues`` hold one entry per comparison; a NaN p-value (a comparison
+    that could not be tested) is ``unclear`` and left out of the family.
     """
     alpha = check_real("alpha", alpha, 0, 1, open_lo=True, open_hi=True)
-    adj = holm(pvalues)
+    names = list(names)
     est = np.asarray(estimate, float)
+    p = _checked_pvalues(pvalues, omit_nan=True)
+    if not (len(names) == est.size == p.size) or est.ndim != 1:
+        raise ValueError(f"names, estimate and pvalues have {len(names)}, {est.size} and "
+                         f"{p.size} entries; give one of each per comparison")
+    adj = _holm(p)
     out = {"lower": [], "higher": [], "unclear": []}
-    for name, e, p in zip(names, est, adj, strict=True):
-        key = "unclear" if not (p < alpha) else ("lower" if e < 0 else "higher")
+    for name, e, q in zip(names, est, adj, strict=True):
+        key = "unclear" if not (q < alpha) else ("lower" if e < 0 else "higher")
         out[key].append(name)
     return out
 

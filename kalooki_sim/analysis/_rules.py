@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.play import play_hands
-from ..game._checks import check_int, not_allowed
+from ..game._checks import check_bool, check_int, not_allowed
 from ..game.rules import as_rules
 from ._intervals import mean_ci
 
@@ -48,7 +48,7 @@ def _ci(x):
 
 
 def compare_rules(rule_sets, n, hands=range(1, 10), players=4, policies="greedy", seed=0,
-                  threads=None) -> pd.DataFrame:
+                  threads=None, paired=True) -> pd.DataFrame:
     """Contract difficulty under each rule set, on the same deals, against the first.
 
     Every rule set plays hand ``h`` of games ``0 .. n-1`` with the same seed: the same
@@ -68,6 +68,11 @@ def compare_rules(rule_sets, n, hands=range(1, 10), players=4, policies="greedy"
         Seats, for rule sets given by name (a ``Rules`` keeps its own).
     policies, seed, threads
         As in :func:`~kalooki_sim.play_hands`.
+    paired : bool
+        ``True`` (default): also the paired differences against the first rule set, which
+        needs every rule set at the same table size (other players, other deals).
+        ``False``: the measures of each rule set alone, for tables that differ (e.g. Tuluki
+        beside four players).
 
     Returns
     -------
@@ -91,6 +96,14 @@ def compare_rules(rule_sets, n, hands=range(1, 10), players=4, policies="greedy"
     sets = {str(k): as_rules(v, players=players if isinstance(v, str) else None)
             for k, v in rule_sets.items()}
     n = check_int("n", n, 2)
+    paired = check_bool("paired", paired)
+    ref_name, ref_rules = next(iter(sets.items()))
+    for name, r in sets.items():
+        if paired and r.players != ref_rules.players:
+            raise ValueError(f"rule set {name!r} has players={r.players} and {ref_name!r} "
+                             f"players={ref_rules.players}: other tables get other deals, so "
+                             "nothing pairs; give rule sets with the same players, or "
+                             "paired=False for each set's measures alone")
     hands = [int(h) for h in hands]
     for name, r in sets.items():
         for h in hands:
@@ -111,6 +124,8 @@ def compare_rules(rule_sets, n, hands=range(1, 10), players=4, policies="greedy"
             row = {"rules": name, "hand": h, "groups": g, "runs": r, "deals": len(m)}
             for meas in MEASURES:
                 row[meas], row[f"{meas}_lo"], row[f"{meas}_hi"] = _ci(m[meas])
+                if not paired:
+                    continue
                 d = (m[meas] - ref[meas]).to_numpy()
                 row[f"d_{meas}"], row[f"d_{meas}_lo"], row[f"d_{meas}_hi"] = _ci(d)
             rows.append(row)

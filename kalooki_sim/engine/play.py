@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from contextlib import contextmanager
@@ -300,6 +301,8 @@ def play_hands(n, hand=1, players=None, policies="greedy", seed=0, rules=None, t
     rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
     rules.deal(hand)  # validates the hand number
     voids = check_bool("voids", voids)
+    check_game_ids(first_game, n)
+    check_memory("n", n, rules.players)
     ids = game_ids(first_game, n)
     cols = _run(ids, [hand], rules, pol, seed, threads, progress, voids)
     df = _frame(cols, rules, pols)
@@ -319,6 +322,8 @@ def play_games(n, players=None, policies="greedy", seed=0, rules=None, threads=N
     n = check_int("n", n, 0)
     rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
     voids = check_bool("voids", voids)
+    check_game_ids(first_game, n)
+    check_memory("n", n, rules.players * rules.hands)
     ids = game_ids(first_game, n)
     cols = _run(ids, list(range(1, rules.hands + 1)), rules, pol, seed, threads, progress, voids)
     df = _frame(cols, rules, pols)
@@ -326,13 +331,54 @@ def play_games(n, players=None, policies="greedy", seed=0, rules=None, threads=N
     return game_totals(df)
 
 
-def game_ids(first_game, n) -> np.ndarray:
+def game_ids(first_game, n, name: str = "n") -> np.ndarray:
     """Game ids ``first_game .. first_game + n - 1`` (validated: every id is a seed-range int)."""
+    first_game = check_game_ids(first_game, n, name)
+    return np.arange(first_game, first_game + n, dtype=np.int64)
+
+
+def check_game_ids(first_game, n, name: str = "n") -> int:
+    """``first_game`` checked, and that ids up to ``first_game + n - 1`` fit the streams (C3).
+
+    Blames the count ``name`` (``n``, ``games``) when it alone is too large, else
+    ``first_game``; allocates nothing.
+    """
     first_game = check_seed(first_game, "first_game")
     if first_game + n - 1 > INT64_MAX:
+        if n > INT64_MAX + 1:
+            raise ValueError(not_allowed(name, n, "an integer 0 to 2**63",
+                                         "one game id each, and ids are below 2**63"))
         raise ValueError(not_allowed("first_game", first_game,
-                                     f"an integer 0 to 2**63 - {n} with n={n}"))
-    return np.arange(first_game, first_game + n, dtype=np.int64)
+                                     f"an integer 0 to 2**63 - {n} with {name}={n}"))
+    return first_game
+
+
+#: bytes per row of the returned frame, measured (39 for play_hands, 46 with game totals)
+ROW_BYTES = 46
+
+
+def _bytes(n: float) -> str:
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}"
+        n /= 1000
+    raise AssertionError
+
+
+def check_memory(name: str, n: int, rows_per_game: int) -> None:
+    """Refuse a run whose rows could never fit in this machine's memory (before allocating)."""
+    need = n * rows_per_game * ROW_BYTES
+    try:
+        have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not on this system: no check
+        return
+    if need > have:
+        most = have // (rows_per_game * ROW_BYTES)
+        raise ValueError(not_allowed(
+            name, n, f"at most about {most:,} here",
+            f"the rows would take about {_bytes(need)} and this machine has {_bytes(have)} of "
+            "memory; kalooki_sim.simulate(..., out=DIR, summary_only=True) runs any size on "
+            "disk"))
 
 
 def game_totals(df: pd.DataFrame) -> pd.DataFrame:

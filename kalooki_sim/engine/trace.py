@@ -55,6 +55,7 @@ import numpy as np
 
 from ..game._checks import check_bool, check_seed
 from ..game.cards import card_text
+from ..game.rules import contract_text
 from ._kernels import engine as _E
 from .play import _setup, rules_vector
 
@@ -78,10 +79,12 @@ class Trace:
     rules: object
     policies: list
     records: list = field(default_factory=list)
+    whole_game: bool = False
 
     def play_by_play(self) -> str:
-        """A readable account of the log, one line per move."""
-        return format_records(self.records)
+        """A readable account of the log, one line per move (a whole game ends with the
+        totals and the winner, R14)."""
+        return format_records(self.records, totals=self.whole_game)
 
     def __str__(self) -> str:
         return self.play_by_play()
@@ -185,7 +188,7 @@ def trace(seed, game=0, hand=1, players=None, policies="greedy", rules=None,
     if not whole_game:
         rules.deal(hand)  # a clear error for a hand number outside the schedule
     table = _E.new_table(rules.players, rules.pack_size, log_on=True)
-    t = Trace(rules=rules, policies=pols)
+    t = Trace(rules=rules, policies=pols, whole_game=whole_game)
     dealer = int(_E.first_dealer(seed, game, rules.players))
     hands = range(1, rules.hands + 1) if whole_game else [hand]
     for h in hands:
@@ -228,17 +231,20 @@ _LINES = {
 }
 
 
-def format_records(records) -> str:
-    """The play-by-play text of a list of records."""
+def format_records(records, totals: bool = False) -> str:
+    """The play-by-play text of a list of records (``totals``: end with the game's totals and
+    winner, R14)."""
     lines = []
     dealt: dict[int, list[str]] = {}
+    out_seat = None
+    sums: dict[int, int] = {}
     for r in records:
         e = r["event"]
         if e == "hand":
-            dealt = {}
+            dealt, out_seat = {}, None
             lines.append(
                 f"== hand {r['hand']} (attempt {r['attempt']}): {r['cards_dealt']} cards, "
-                f"{r['groups']} groups + {r['runs']} runs; dealer seat {r['dealer']}"
+                f"{contract_text(r['groups'], r['runs'])}; dealer seat {r['dealer']}"
             )
         elif e == "deal":
             dealt.setdefault(r["seat"], []).append(r["card"])
@@ -246,6 +252,10 @@ def format_records(records) -> str:
             lines += [f"   seat {seat} dealt: {' '.join(dealt[seat])}" for seat in sorted(dealt)]
             lines.append(f"   upcard {r['card']}")
         else:
+            if e == "out":
+                out_seat = r["seat"]
+            if e == "score":
+                sums[r["seat"]] = sums.get(r["seat"], 0) + int(r["penalty"])
             extra = {
                 "card_list": " ".join(c for c, _ in r["cards"]) if e == "meld" else "",
                 "take_what": "the turned card" if r.get("turned") else "the discard",
@@ -254,8 +264,24 @@ def format_records(records) -> str:
                 "void_note": ("no one went out within the engine's turn cap: STALLED, given up"
                               if r.get("stalled") else
                               "the stock is exhausted again: the hand is VOID (R13)"),
-                "double_note": (" on the opening: penalties double" if r.get("on_opening")
-                                else " (doubled)" if r.get("doubled") else ""),
+                "double_note": _double_note(r, e, out_seat),
             }
             lines.append(_LINES[e].format(**{**r, **extra}))
+    if totals and sums:
+        lines.append("== game over: totals " + ", ".join(f"seat {s} {v}"
+                                                         for s, v in sorted(sums.items())))
+        best = min(sums.values())
+        won = [s for s, v in sorted(sums.items()) if v == best]
+        lines.append(f"   seat {won[0]} wins with {best}" if len(won) == 1 else
+                     "   seats " + ", ".join(map(str, won)) + f" share the win with {best} (R14)")
     return "\n".join(lines)
+
+
+def _double_note(r, event, out_seat) -> str:
+    """`` on the opening: ...`` for the out, ``(doubled)`` for a doubled penalty (R12)."""
+    if event == "out":
+        return " on the opening: the others' penalties double" if r.get("on_opening") else ""
+    if event == "score" and r["seat"] == out_seat:
+        return " (went out)"
+    return " (doubled)" if r.get("doubled") else ""
+

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import tempfile
 from collections.abc import Iterable
 
 import numpy as np
@@ -178,3 +180,44 @@ def check_columns(name: str, df, columns: Iterable[str], what: str = ""):
     if missing:
         raise ValueError(f"{name} lacks the columns {', '.join(missing)}; give {need}")
     return df
+
+
+def _probe(name: str, path, parent, allowed: str) -> None:
+    """Create and remove a temporary file in ``parent``: refuse ``path`` if that fails."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=".kalooki-probe-")
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise ValueError(not_allowed(name, str(path), allowed,
+                                     f"{e.strerror or e} in {str(parent)!r}")) from None
+
+
+def check_writable_dir(name: str, path) -> None:
+    """``path`` is a directory this process can create or write into (nothing is left behind).
+
+    Walks up to the nearest existing ancestor and creates and removes a temporary file there,
+    so ``/proc/foo`` or a read-only disk is refused before any work, in one line.
+    """
+    allowed = "a directory you can write (new, empty, or a run's)"
+    p = os.path.abspath(os.fspath(path))
+    while not os.path.exists(p):
+        p = os.path.dirname(p)
+    if not os.path.isdir(p):
+        raise ValueError(not_allowed(name, os.fspath(path), allowed, f"{p!r} is a file"))
+    _probe(name, path, p, allowed)
+
+
+def check_writable_file(name: str, path) -> None:
+    """``path`` is a file this process can write (its directory exists and takes new files)."""
+    allowed = "a file you can write, in an existing directory"
+    p = os.path.abspath(os.fspath(path))
+    parent = os.path.dirname(p)
+    if os.path.isdir(p):
+        raise ValueError(not_allowed(name, os.fspath(path), allowed, "it is a directory"))
+    if not os.path.isdir(parent):
+        raise ValueError(not_allowed(name, os.fspath(path), allowed,
+                                     f"no directory {parent!r}"))
+    if os.path.exists(p) and not os.access(p, os.W_OK):
+        raise ValueError(not_allowed(name, os.fspath(path), allowed, "it is read-only"))
+    _probe(name, path, parent, allowed)

@@ -263,6 +263,16 @@ FORMATS = {
 }
 
 
+def contract_text(groups: int, runs: int) -> str:
+    """A contract in words, singular where it is one.
+
+    >>> contract_text(1, 2)
+    '1 group + 2 runs'
+    """
+    return (f"{groups} group{'' if groups == 1 else 's'} + "
+            f"{runs} run{'' if runs == 1 else 's'}")
+
+
 def _checked_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     """The schedule as a tuple of int triples (R2, R5, V7), or a clear error."""
     allowed = "a sequence of (cards_dealt, groups, runs) triples of integers"
@@ -288,6 +298,12 @@ def _checked_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
         if groups + runs == 0:
             raise ValueError(f"schedule hand {i}: {entry!r} is not allowed; a contract needs "
                              "at least one meld")
+        need = 3 * groups + 4 * runs
+        if need > cards + 1:
+            raise ValueError(f"schedule hand {i}: {entry!r} is not allowed; {groups} groups + "
+                             f"{runs} runs need {need} cards (3 a group, 4 a run: R3, R4), "
+                             f"more than {cards} dealt plus a draw, so only calls could make "
+                             f"up the rest and the hands stall; deal at least {need - 1}")
         out.append((cards, groups, runs))
     return tuple(out)
 

@@ -21,7 +21,7 @@ from ..engine._kernels import engine as _E
 from ..engine._kernels import needed as _NK
 from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..engine.trace import Trace, hand_records
-from ..game._checks import check_choice, check_int, check_seed
+from ..game._checks import check_bool, check_choice, check_int, check_seed
 from ..game.cards import card_text
 
 _DECISION = np.array(["take", "call"])
@@ -222,11 +222,12 @@ def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
     turn = check_int("turn", turn, 1, _E.MAX_TURNS)
     seat = check_int("seat", seat, 0, rules.players - 1, why="a seat of the table")
     by_seat = check_choice("pairing", pairing, ("seat", "stock")) == "seat"
+    act = check_bool("act", act)
     table = _E.new_table(rules.players, rules.pack_size, log_on=True)
     out = np.zeros((rules.players, _E.O_COLS), np.int32)
     dealer = int(_E.first_dealer(seed, game, rules.players))
     _B.play_branch(seed, game, hand, attempt, dealer, rules_vector(rules, hand), pol, turn, seat,
-                   bool(act), by_seat, table, out)
+                   act, by_seat, table, out)
     t = Trace(rules=rules, policies=pols)
     t.records = hand_records(table, rules, game, hand, attempt, dealer)
     return t

@@ -48,8 +48,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..engine.play import _frame, _run, _setup, game_ids, game_totals
-from ..game._checks import check_bool, check_int, not_allowed, show_value
+from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
+from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
 from ..game.rules import Rules
 
 #: the layout version of a run directory (``manifest["format"]``)
@@ -57,6 +57,8 @@ FORMAT = 1
 MANIFEST = "manifest.json"
 #: hands (games x hands per game) per chunk unless ``chunk_games`` is given
 CHUNK_HANDS = 100_000
+#: the most chunks one run holds (10**11 hands at the default chunk size: years of play)
+MAX_CHUNKS = 1_000_000
 
 #: the keys of every aggregate row: the contract (hand number and its deal), table and seat
 KEYS = ["hand", "groups", "runs", "cards_dealt", "players", "seat", "policy"]
@@ -154,13 +156,17 @@ def _spec(games, hand, players, policies, seed, rules, summary_only, first_game,
     games = check_int("games", games, 0)
     rules, pols, _, seed, _ = _setup(players, policies, seed, rules, None)
     hands = _check_hands(hand, rules)
-    game_ids(first_game, games)  # validates first_game (and that every id fits)
+    check_game_ids(first_game, games, "games")  # every id fits (allocates nothing)
     summary_only = check_bool("summary_only", summary_only)
     per_game = rules.hands if hands is None else len(hands)
     if chunk_games is None:
         chunk_games = max(1, CHUNK_HANDS // per_game)
     else:
         chunk_games = check_int("chunk_games", chunk_games, 1)
+    if -(-games // chunk_games) > MAX_CHUNKS:  # the manifest lists every chunk
+        raise ValueError(not_allowed("games", games, f"at most {MAX_CHUNKS * chunk_games:,}",
+                                     f"{MAX_CHUNKS:,} chunks of {chunk_games:,} games; split "
+                                     "the study into runs with first_game"))
     return Spec(games, hands, int(first_game), seed, rules, tuple(pols), summary_only,
                 chunk_games)
 
@@ -346,10 +352,18 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and ``os.replace``."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a run's files follow the umask
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
@@ -692,7 +706,7 @@ def means(summary: pd.DataFrame, by=("hand", "groups", "runs", "policy")) -> pd.
 
 def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=None, out=None,
              summary_only=False, first_game=0, cluster=None, threads=None, *,
-             chunk_games=None, resume=True, force=False, progress=None) -> Run:
+             chunk_games=None, resume=None, force=False, progress=None) -> Run:
     """Play ``games`` games in chunks, streaming rows to Parquet and aggregates to a summary.
 
     Game ids run from ``first_game`` to ``first_game + games - 1`` and a game's play depends
@@ -734,9 +748,10 @@ def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=No
     chunk_games : int, optional
         Games per chunk (default: about 100,000 hands per chunk). Taken from the manifest when
         resuming without it.
-    resume : bool
+    resume : bool, optional
         When ``out`` holds this run (same arguments): continue it if unfinished, read it back if
-        finished. ``False``: such an ``out`` raises ``ValueError``.
+        finished. ``False``: such an ``out`` raises ``ValueError``. Default: ``True`` unless
+        ``force``; ``resume=True`` with ``force=True`` is an error.
     force : bool
         When ``out`` holds a run (any arguments): delete its files and start again.
     progress : bool, optional
@@ -760,13 +775,19 @@ def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=No
     spec = _spec(games, hand, players, policies, seed, rules, summary_only, first_game,
                  chunk_games)
     cluster = check_cluster(cluster)
-    resume, force = check_bool("resume", resume), check_bool("force", force)
+    force = check_bool("force", force)
+    resume = not force if resume is None else check_bool("resume", resume)
+    if resume and force:
+        raise ValueError("resume=True and force=True exclude each other (continue the run in "
+                         "out, or delete it and start again); give one")
     if threads is not None:
         _setup(None, list(spec.policies), spec.seed, spec.rules, threads)  # validates threads
     if progress is not None:
         progress = check_bool("progress", progress)
     if out is not None and not isinstance(out, (str, os.PathLike)):
         raise TypeError(not_allowed("out", out, "a directory path or None"))
+    if out is not None:
+        check_writable_dir("out", out)
     if out is None:
         tmp = Path(tempfile.mkdtemp(prefix="kalooki-run-"))
         try:
