@@ -10,6 +10,8 @@ studies produce; one namespace over private modules, one per trade (as ``scipy.s
 * ``_exact``: exact probabilities for teaching and their simulated twins;
 * ``_table``: the contract table an organiser quotes (``contract_table``);
 * ``_rules``: rule sets side by side on the same deals (``compare_rules``);
+* ``_strength``: a policy against a field, per contract, the seats rotated on the same deals
+  (``strength_table``);
 * ``_words``: sentences built from the numbers.
 
 May import ``game``, ``engine``, ``players`` and ``studies``.
@@ -71,6 +73,7 @@ from ._multiplicity import (
     sign_claims,
 )
 from ._rules import MEASURES, compare_rules
+from ._strength import strength_table
 from ._survival import km_fit, open_curve, open_survival, open_times
 from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
 from ._words import (
@@ -98,5 +101,6 @@ __all__ = [
     "km_fit", "mean_ci", "open_curve", "open_survival", "open_times", "p_deal_lays_groups",
     "p_dealt_table", "p_from_ci", "p_outs", "p_some_seat_dealt", "quantile_ci",
     "rank_intervals", "scored", "seat_advantage", "sign_claims", "simulate_deals",
-    "simulate_outs", "value_map", "variance_ratio", "void_rate", "welch_diff", "wilson",
+    "strength_table", "simulate_outs", "value_map", "variance_ratio", "void_rate", "welch_diff",
+    "wilson",
 ]

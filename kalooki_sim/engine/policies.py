@@ -65,9 +65,9 @@ class Policy:
         Count the cards still needed exactly (:func:`~kalooki_sim.cards_needed`; dead cards,
         those on the table and, once the pile's one reshuffle (R13) is spent, those in the
         pile, cannot come) instead of the quick lower bound; and, before opening, discard the
-        card whose loss leaves the fewest cards needed, then the one with the fewest live
-        partners (same rank, or its suit's neighbours, or jokers, still to come: so the hand
-        keeps the most live outs), then the highest penalty.
+        card whose loss leaves the fewest cards needed, then the highest penalty, then the one
+        with the fewest live partners (same rank, or its suit's neighbours, or jokers, still to
+        come: so the hand keeps the most live outs).
     call_max_need : int
         Call only when the contract would then need at most this many more cards (>= 0; 99:
         any). A call that completes the contract is always allowed.
@@ -180,13 +180,23 @@ def preset(name: str) -> Policy:
       8 own turns, and calls only a card that completes the contract (any other call adds a
       penalty card it must then also lay to go out at once); calls up to the rules' limit.
     * ``expert``: counts the cards still needed exactly (``exact``; cards on the table, and in
-      the pile once its reshuffle is spent, cannot come); takes what brings the contract
-      closer and calls only when the contract would then need at most 3 more cards
-      (``call_max_need=3``); before opening discards the card whose loss costs least, keeping
-      the most live partners, then the highest penalty, then not a rank the next player has
-      picked up (``defend``). Chosen by duplicate tournaments against ``greedy`` and void rates
-      (README): calling freely wins more against greedy players (41% of games instead of
-      33%) but voids hand 9 in 28% of deals instead of 10% (greedy tables: 23%).
+      the pile once its reshuffle is spent, cannot come); takes what brings the contract closer
+      and calls only when the contract would then need at most 5 more cards
+      (``call_max_need=5``); before opening discards the card whose loss costs least, then the
+      highest penalty, then the one with the fewest live partners, then not a rank the next
+      player has picked up (``defend``). Issue 17 ("Then, strength"): one expert against three
+      greedy players on the same deals (``kalooki_sim.analysis.strength_table``) lost points in
+      the pure contracts (hands 1, 4, 5, 9); one rule at a time, the culprits were the discard's
+      tie-break (live partners before the penalty kept costly cards in hand: putting the penalty
+      first gains 4-16 points a hand in every contract) and, mostly in hand 9,
+      ``call_max_need=3`` (5 gains 13 more there, 2-4 in hands 5 and 8; hand 9 then voids in 29%
+      of deals instead of 26%, greedy tables 34%). Against three greedy players
+      (``analysis.strength_table``, 4,000 deals, seed 11) hand 1 is now won by 1.0 [0.3, 1.7]
+      points, hands 4, 5 and 9 are even (within 1.5 points of 0 either way) and the mixed
+      contracts won by 21-52 points; game win share 44.8% (was 32.5%). The restrictive call
+      fields (``call_danger``, ``call_max_opened``, ``call_max_hand``, ``call_max_card``),
+      ``hold``, ``defend`` and shedding costly cards at a cost in cards needed measured worse or
+      no better.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
 
@@ -212,7 +222,7 @@ def preset(name: str) -> Policy:
     if key == "hold-for-double":
         return Policy("hold-for-double", hold=True, hold_turns=8, call_max_need=0)
     if key == "expert":
-        return Policy("expert", exact=True, defend=True, call_max_need=3)
+        return Policy("expert", exact=True, defend=True, call_max_need=5)
     m = re.fullmatch(r"call-(\d+)", key)
     if m:
         return Policy(key, call_limit=int(m.group(1)))

@@ -92,7 +92,7 @@ GRID = {
     "call_limit": (None, 1, 2),
     "call_gain": (1, 2),
     "take_gain": (1, 2),
-    "call_max_need": (3, 0, 1, 2, 4, 5, 99),
+    "call_max_need": (5, 0, 1, 2, 3, 4, 99),
     "call_min_stock": (0, 5, 10, 20),
     "call_max_card": (50, 10, 15),
     "call_danger": (0, 2, 4, 6),

@@ -49,9 +49,9 @@ from .table import (
 @njit(cache=True)
 def _expert_discard(seat, hand, ps, rules, pol, pw):
     """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed
-    (exact); among those, the one with the fewest live partners (so the hand keeps the most
-    live outs), then the highest penalty, then (``P_DEFEND``) not a rank the next player has
-    taken or called; then the lowest code.
+    (exact); among those, the highest penalty (what is caught if another player goes out,
+    R12), then the one with the fewest live partners (so the hand keeps the most live outs),
+    then (``P_DEFEND``) not a rank the next player has taken or called; then the lowest code.
 
     Losing one card raises the exact count by 0 or 1 (the card itself can come back), so the
     candidates are tried in tie-break order and the first that keeps the count wins; if none
@@ -71,7 +71,8 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
         if hrow[c] == 0:
             continue
         safe = 0 if (risky >> (c % 13 + 1)) & 1 else 1
-        key = (_live_partners(c, av) * 64 + (15 - card_value(c // 13, c % 13 + 1))) * 2 \
+        # the penalty before the live partners: measured, keeping partners first loses points
+        key = ((15 - card_value(c // 13, c % 13 + 1)) * 64 + _live_partners(c, av)) * 2 \
             + (1 - safe)
         key = key * 64 + c
         i = m
