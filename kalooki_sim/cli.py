@@ -194,8 +194,10 @@ def _at_least(flag, value, lo) -> None:
         raise UsageError(str(e).replace(f"{flag}=", f"{flag} ", 1)) from None
 
 
-def _progress(args):
-    return False if args.quiet else None
+def _progress(args) -> bool:
+    """The ``progress=`` of every long command: a bar on a terminal, none with ``--quiet`` or
+    when stderr is a pipe or a file."""
+    return not args.quiet and sys.stderr.isatty()
 
 
 # -- sub-commands ---------------------------------------------------------------------------------
@@ -318,7 +320,8 @@ def cmd_call_value(args) -> int:
     _at_least("--deals", args.deals, 1)
     df = call_decisions(args.deals, args.hand, players=args.rule_players or 4,
                         policies=_policies(args.policies), seed=args.seed,
-                        rules=rules_from(args), replicas=args.replicas)
+                        rules=rules_from(args), replicas=args.replicas,
+                        progress=_progress(args))
     if args.rows or "decision" not in df.columns:
         _show(df, args)
         return 0
@@ -352,7 +355,7 @@ def cmd_advise(args) -> int:
               calls_made=args.calls_made, opened=tuple(args.opened or ()), table=tuple(table),
               seen=tuple(seen), policies=_policies(args.policies), rollouts=args.rollouts,
               margin=args.margin, time_limit=args.time_limit, seed=args.seed,
-              rules=rules_from(args))
+              rules=rules_from(args), progress=_progress(args))
     a = advise(" ".join(hand), card[0], args.contract, **kw)
     if args.csv is None:
         print(a.recommendation)

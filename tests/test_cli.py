@@ -418,3 +418,37 @@ def test_compile_note_only_when_numba_compiles(capsys):
     with cli._compile_note(quiet=False):
         ks.play_hands(2, seed=2)   # ... so nothing compiles now: no note
     assert capsys.readouterr().err == ""
+
+
+# -- progress on every long command (issue 20) -----------------------------------------------
+
+_LONG = {
+    "call-value": ["call-value", "--deals", "3", "--hand", "1", "--policies", "greedy"],
+    "tournament": ["tournament", "--policies", "call-1,never-call,greedy", "--games", "2"],
+    "advise": ["advise", "--cards", "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠", "--card", "7♥",
+               "--contract", "6", "--rollouts", "20"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(_LONG))
+def test_long_commands_show_progress_on_a_terminal_only(capsys, monkeypatch, command):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)   # a terminal
+    code, _, err = run(capsys, *_LONG[command])
+    assert code == 0, err
+    assert f"kalooki {command}" in err or "call decisions" in err, err
+    assert "100%" in err, err
+    code, _, err = run(capsys, *_LONG[command], "--quiet")
+    assert code == 0 and err == "", err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)  # a pipe or a file
+    code, _, err = run(capsys, *_LONG[command])
+    assert code == 0 and "100%" not in err, err
+
+
+def test_progress_helper_is_one_for_every_command():
+    from kalooki_sim.game._progress import progress_bar, wants_progress
+
+    assert not wants_progress(None, 10, auto_at=100) and wants_progress(True, 0, auto_at=100)
+    assert not progress_bar(False, 10, auto_at=0)
+    src = "".join(p.read_text() for p in (ROOT / "kalooki_sim").rglob("*.py")
+                  if p.name != "_progress.py")
+    assert "from tqdm" not in src and "import tqdm" not in src

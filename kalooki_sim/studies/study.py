@@ -36,7 +36,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -50,6 +49,7 @@ import pandas as pd
 
 from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
 from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
+from ..game._progress import progress_bar
 from ..game.rules import Rules
 
 #: the layout version of a run directory (``manifest["format"]``)
@@ -841,14 +841,8 @@ def _json(man) -> bytes:
 def _play_chunks(out, spec, man, todo, executor, progress):
     per_game = len(spec.hand_numbers())
     total = spec.games * per_game
-    if progress is None:
-        progress = total >= 200_000 and sys.stderr.isatty()
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total, unit="hand", desc="kalooki simulate", unit_scale=True,
-                   initial=total - sum(n for _, _, n in todo) * per_game)
+    bar = progress_bar(progress, total, auto_at=200_000, unit="hand", desc="kalooki simulate",
+                       unit_scale=True, initial=total - sum(n for _, _, n in todo) * per_game)
     pending = deque()
     queue = deque(todo)
     try:
@@ -869,14 +863,12 @@ def _play_chunks(out, spec, man, todo, executor, progress):
             man["chunks"].append({"index": i, "first_game": first, "games": n, "files": files})
             man["chunks"].sort(key=lambda c: c["index"])
             _write_atomic(out / MANIFEST, _json(man))
-            if bar is not None:
-                bar.update(n * per_game)
+            bar.update(n * per_game)
     finally:
         for *_, fut in pending:
             with contextlib.suppress(Exception):
                 fut.cancel()
-        if bar is not None:
-            bar.close()
+        bar.close()
 
 
 def _warn_given_up(agg):
