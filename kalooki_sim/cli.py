@@ -15,10 +15,15 @@ import typing
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
 
 
 class UsageError(Exception):
     """A bad flag value found by the command line itself (exit status 2)."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived (raised in the main thread, like KeyboardInterrupt for SIGINT)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -602,17 +607,69 @@ def _compile_note(quiet: bool):
     return event.install_listener("numba:compile", _Note())
 
 
+def _on_sigterm(signum, frame):
+    raise _Terminated
+
+
+def _stderr_notes(prog: str, quiet: bool):
+    """A context that shows the API's notes (the ``kalooki_sim`` logger: e.g. which chunks a
+    resumed run reused) on stderr as ``prog: note``; nothing when ``quiet``."""
+    import contextlib
+    import logging
+
+    @contextlib.contextmanager
+    def notes():
+        log = logging.getLogger("kalooki_sim")
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"{prog}: %(message)s"))
+        level = log.level
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        try:
+            yield
+        finally:
+            log.removeHandler(handler)
+            log.setLevel(level)
+
+    return contextlib.nullcontext() if quiet else notes()
+
+
+def _sigterm_raises():
+    """A context in which SIGTERM raises :class:`_Terminated` (main thread only)."""
+    import contextlib
+    import signal
+    import threading
+
+    @contextlib.contextmanager
+    def handled():
+        old = signal.signal(signal.SIGTERM, _on_sigterm)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGTERM, old)
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    return handled() if main_thread else contextlib.nullcontext()
+
+
 def main(argv=None) -> int:
-    """Run the ``kalooki`` command; returns the exit status (0, 2 for bad input, 130 on ^C)."""
+    """Run the ``kalooki`` command; returns the exit status (0, 2 for bad input, 130 on ^C,
+    143 on SIGTERM)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     prog = f"kalooki {args.command}"
+    with _sigterm_raises():
+        return _main(args, prog)
+
+
+def _main(args, prog) -> int:
     try:
         if getattr(args, "csv", None) not in (None, "-"):
             from .game._checks import check_writable_file
 
             check_writable_file("--csv", args.csv)   # before the run, not after it
-        with _compile_note(args.quiet or args.command == "rules"):
+        with _compile_note(args.quiet or args.command == "rules"), \
+                _stderr_notes(prog, args.quiet):
             return args.func(args)
     except UsageError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
@@ -625,3 +682,7 @@ def main(argv=None) -> int:
         print(f"\n{prog}: interrupted; finished chunks are kept (continue with --resume)"
               if args.command == "simulate" else f"\n{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except _Terminated:
+        print(f"{prog}: stopped by SIGTERM; run again with --resume to continue"
+              if args.command == "simulate" else f"{prog}: stopped by SIGTERM", file=sys.stderr)
+        return EXIT_TERMINATED

@@ -452,3 +452,47 @@ def test_progress_helper_is_one_for_every_command():
     src = "".join(p.read_text() for p in (ROOT / "kalooki_sim").rglob("*.py")
                   if p.name != "_progress.py")
     assert "from tqdm" not in src and "import tqdm" not in src
+
+
+# -- resume and SIGTERM (issue 20) ------------------------------------------------------------
+
+
+def test_simulate_resume_says_which_chunks_it_reused(capsys, tmp_path):
+    out = tmp_path / "r"
+    argv = ["simulate", "--games", "10", "--hand", "1", "--chunk-games", "2", "--out", str(out)]
+    assert run(capsys, *argv, "--quiet")[0] == 0
+    for i in (3, 4):   # two chunks lost: the resumed run plays them again
+        (out / "rows" / f"chunk-{i:06d}.parquet").unlink()
+    code, _, err = run(capsys, *argv, "--resume")
+    assert code == 0, err
+    assert "kalooki simulate: resumed: 3 of 5 chunks already done (0-2), running 2" in err
+    code, _, err = run(capsys, *argv, "--resume", "--quiet")
+    assert code == 0 and err == ""
+
+
+def test_simulate_sigterm_exits_143_with_one_line(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "big"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "kalooki_sim", "simulate", "--games",
+                          "1000000", "--hand", "1", "--summary-only", "--chunk-games", "2000",
+                          "--out", str(out)], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.monotonic()
+        while not (out / "manifest.json").exists() and time.monotonic() - t0 < 120:
+            time.sleep(0.2)
+        time.sleep(1.0)
+        assert p.poll() is None, p.communicate()
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == cli.EXIT_TERMINATED, err
+    assert err.strip().splitlines()[-1] == (
+        "kalooki simulate: stopped by SIGTERM; run again with --resume to continue")
+    man = __import__("json").loads((out / "manifest.json").read_text())
+    assert not man["finished"]

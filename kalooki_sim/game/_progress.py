@@ -16,6 +16,7 @@ False
 
 from __future__ import annotations
 
+import logging
 import sys
 
 
@@ -47,3 +48,31 @@ def progress_bar(progress, total, *, auto_at, **kw):
     from tqdm.auto import tqdm
 
     return tqdm(total=total, file=sys.stderr, **kw)
+
+
+#: notes for a person watching a long call (``kalooki`` shows them on stderr unless --quiet)
+log = logging.getLogger("kalooki_sim")
+
+
+def spans(numbers) -> str:
+    """``[0, 1, 2, 5, 7, 8]`` -> ``"0-2, 5, 7-8"``.
+
+    >>> spans([0, 1, 2, 5, 7, 8])
+    '0-2, 5, 7-8'
+    """
+    out, run = [], []
+    for x in sorted(numbers):
+        if run and x != run[-1] + 1:
+            out.append(run)
+            run = []
+        run.append(x)
+    if run:
+        out.append(run)
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in out)
+
+
+def resumed_note(done, total: int) -> str:
+    """``"resumed: 3 of 5 chunks already done (0-2), running 2"``: ``done`` the chunk indices
+    reused, ``total`` the run's chunks."""
+    return (f"resumed: {len(done)} of {total} chunks already done ({spans(done)}), "
+            f"running {total - len(done)}")

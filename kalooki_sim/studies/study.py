@@ -49,7 +49,7 @@ import pandas as pd
 
 from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
 from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
-from ..game._progress import progress_bar
+from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
 
 #: the layout version of a run directory (``manifest["format"]``)
@@ -804,6 +804,8 @@ def _simulate(spec, out, cluster, threads, resume, force, chunk_games, progress)
     man, spec = _prepare(out, spec, resume, force, chunk_games is not None)
     done = _valid_chunks(out, man) if man else {}
     todo = [c for c in spec.chunks() if c[0] not in done]
+    if done:
+        log.info(resumed_note(sorted(done), len(spec.chunks())))
     if man is not None and not todo and man.get("finished"):
         return Run(out, man, spec)
     executor = _Dask(cluster, threads) if cluster else _Local(threads)
