@@ -166,6 +166,22 @@ def _add_output(p) -> None:
                    help="print the table as CSV (or write it to FILE)")
 
 
+def _add_plot(p, what: str) -> None:
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help=f"also draw {what} as a PNG to FILE.png (default: no chart)")
+
+
+def _plot(args, chart, data) -> None:
+    """Draw ``chart(data)`` (a :mod:`kalooki_sim.report.command_plots` function) to --plot."""
+    if args.plot is None:
+        return
+    from .report import command_plots
+
+    command_plots.save(getattr(command_plots, chart)(data), args.plot)
+    if not args.quiet:
+        print(f"wrote {args.plot}", file=sys.stderr)
+
+
 def _add_quiet(p) -> None:
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress bar or notes on stderr (progress bars are off anyway when "
@@ -225,6 +241,7 @@ def cmd_simulate(args) -> int:
         print(f"{run.spec.games:,} games in {n} chunks: {run.path}"
               + (" (aggregates only)" if run.spec.summary_only else ""))
     _show(run.means(), args)
+    _plot(args, "simulate_chart", run)
     return 0
 
 
@@ -293,7 +310,9 @@ def cmd_tournament(args) -> int:
             print()
             _show(pairs, args)
     else:
-        _show(res, args)
+        table = res
+        _show(table, args)
+    _plot(args, "tournament_chart", table)
     return 0
 
 
@@ -327,6 +346,8 @@ def cmd_call_value(args) -> int:
                         policies=_policies(args.policies), seed=args.seed,
                         rules=rules_from(args), replicas=args.replicas,
                         progress=_progress(args))
+    if "decision" in df.columns:
+        _plot(args, "call_value_chart", df)
     if args.rows or "decision" not in df.columns:
         _show(df, args)
         return 0
@@ -484,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-games", type=int, default=None, metavar="N",
                    help="games per chunk (default: about 100,000 hands per chunk)")
     _add_output(p)
+    _add_plot(p, "the mean penalty per hand with 95% intervals")
     add_rules_flags(p)
 
     p = _sub(subs, "replay", cmd_replay, "the readable play-by-play of a hand or a game",
@@ -517,6 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paired", action="store_true",
                    help="also the paired differences between every two policies")
     _add_output(p)
+    _add_plot(p, "each policy's share of game wins with 95% intervals")
     add_rules_flags(p)
 
     p = _sub(subs, "call-value", cmd_call_value, "what calls are worth, decision by decision",
@@ -533,6 +556,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "again K times (the value given what the seat knows)")
     p.add_argument("--rows", action="store_true", help="print every row, not the summary")
     _add_output(p)
+    _add_plot(p, "the mean d_penalty (act minus pass) by cards still needed, per decision")
     add_rules_flags(p)
 
     p = _sub(subs, "advise", cmd_advise, "should I call (or take) this card?",
@@ -668,6 +692,13 @@ def _main(args, prog) -> int:
             from .game._checks import check_writable_file
 
             check_writable_file("--csv", args.csv)   # before the run, not after it
+        if getattr(args, "plot", None) is not None:
+            from .game._checks import check_writable_file
+
+            if not str(args.plot).lower().endswith(".png"):
+                raise UsageError(f"--plot {args.plot!r} is not allowed; give a file name "
+                                 "ending in .png")
+            check_writable_file("--plot", args.plot)
         with _compile_note(args.quiet or args.command == "rules"), \
                 _stderr_notes(prog, args.quiet):
             return args.func(args)

@@ -496,3 +496,30 @@ def test_simulate_sigterm_exits_143_with_one_line(tmp_path):
         "kalooki simulate: stopped by SIGTERM; run again with --resume to continue")
     man = __import__("json").loads((out / "manifest.json").read_text())
     assert not man["finished"]
+
+
+# -- --plot (issue 20) -----------------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--games", "6", "--hand", "1", "--hand", "9", "--quiet"],
+    ["tournament", "--policies", "call-1,never-call,greedy", "--games", "3"],
+    ["call-value", "--deals", "6", "--hand", "1", "--policies", "greedy"],
+], ids=lambda a: a[0])
+def test_plot_writes_a_png(capsys, tmp_path, argv):
+    if argv[0] == "simulate":
+        argv = argv + ["--out", str(tmp_path / "run")]
+    png = tmp_path / "chart.png"
+    code, _, err = run(capsys, *argv, "--plot", str(png))
+    assert code == 0, err
+    assert png.read_bytes()[:8] == PNG
+
+
+@pytest.mark.parametrize("where", ["no-such-dir/c.png", "c.pdf"])
+def test_plot_bad_path_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, where):
+    code, _, err = run(capsys, "tournament", "--policies", "greedy,never-call,greedy",
+                       "--games", "3", "--plot", str(tmp_path / where))
+    one_line_error(code, err, "--plot")
+    assert list(tmp_path.rglob("*")) == []
