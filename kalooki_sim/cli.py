@@ -431,7 +431,10 @@ _SIMULATE_EXAMPLES = """examples:
 
 The rows go to DIR/rows/*.parquet (read them with kalooki_sim.simulate(...).rows() or pandas),
 the merged aggregates to DIR/summary.parquet; DIR/manifest.json records the arguments, version,
-commit and checksums. The table printed is Run.means(): per hand and policy, seats pooled."""
+commit and checksums. The table printed is Run.means(): per hand and policy, seats pooled.
+
+how long (measured on 2 cores, 2026-12-01): a million hand-9 games at 5 players with
+--summary-only take about 35 min; time grows with games x hands played."""
 
 _EXAMPLES = {
     "replay": """examples:
@@ -446,7 +449,10 @@ _EXAMPLES = {
   kalooki tournament --policies call-1,never-call,greedy --games 500 --paired --csv""",
     "call-value": """examples:
   kalooki call-value --deals 2000 --hand 6
-  kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv""",
+  kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv
+
+how long (measured on 2 cores, 2026-12-01): --deals 2000 --hand 6 took 297 s;
+call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x replicas).""",
     "advise": """examples:
   kalooki advise --cards "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
   kalooki advise --cards "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
@@ -505,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-games", type=int, default=None, metavar="N",
                    help="games per chunk (default: about 100,000 hands per chunk)")
     _add_output(p)
-    _add_plot(p, "the mean penalty per hand with 95% intervals")
+    _add_plot(p, "the mean penalty per hand with 95%% intervals")
     add_rules_flags(p)
 
     p = _sub(subs, "replay", cmd_replay, "the readable play-by-play of a hand or a game",
@@ -539,7 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paired", action="store_true",
                    help="also the paired differences between every two policies")
     _add_output(p)
-    _add_plot(p, "each policy's share of game wins with 95% intervals")
+    _add_plot(p, "each policy's share of game wins with 95%% intervals")
     add_rules_flags(p)
 
     p = _sub(subs, "call-value", cmd_call_value, "what calls are worth, decision by decision",

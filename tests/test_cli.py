@@ -523,3 +523,9 @@ def test_plot_bad_path_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, w
                        "--games", "3", "--plot", str(tmp_path / where))
     one_line_error(code, err, "--plot")
     assert list(tmp_path.rglob("*")) == []
+
+
+@pytest.mark.parametrize("command", ["simulate", "call-value"])
+def test_long_commands_say_how_long_in_their_help(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and "measured on 2 cores, 2026-12-01" in out
