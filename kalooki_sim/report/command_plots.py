@@ -36,9 +36,9 @@ def simulate_chart(run):
                           "lo": m["mean_penalty"] - half, "hi": m["mean_penalty"] + half,
                           "contract": names})
     games = run.spec.games
+    # the interval treats a game's seat-hands as independent (seats pooled)
     return plots.by_contract(table, "mean_penalty", "penalty, points per seat-hand",
-                             f"Mean penalty per hand ({games:,} games; 95% intervals, "
-                             "seat-hands as independent)")
+                             f"Mean penalty per hand, all seats ({games:,} games)")
 
 
 def tournament_chart(table):
