@@ -15,10 +15,15 @@ import typing
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
 
 
 class UsageError(Exception):
     """A bad flag value found by the command line itself (exit status 2)."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived (raised in the main thread, like KeyboardInterrupt for SIGINT)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -161,6 +166,22 @@ def _add_output(p) -> None:
                    help="print the table as CSV (or write it to FILE)")
 
 
+def _add_plot(p, what: str) -> None:
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help=f"also draw {what} as a PNG to FILE.png (default: no chart)")
+
+
+def _plot(args, chart, data) -> None:
+    """Draw ``chart(data)`` (a :mod:`kalooki_sim.report.command_plots` function) to --plot."""
+    if args.plot is None:
+        return
+    from .report import command_plots
+
+    command_plots.save(getattr(command_plots, chart)(data), args.plot)
+    if not args.quiet:
+        print(f"wrote {args.plot}", file=sys.stderr)
+
+
 def _add_quiet(p) -> None:
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress bar or notes on stderr (progress bars are off anyway when "
@@ -194,8 +215,10 @@ def _at_least(flag, value, lo) -> None:
         raise UsageError(str(e).replace(f"{flag}=", f"{flag} ", 1)) from None
 
 
-def _progress(args):
-    return False if args.quiet else None
+def _progress(args) -> bool:
+    """The ``progress=`` of every long command: a bar on a terminal, none with ``--quiet`` or
+    when stderr is a pipe or a file."""
+    return not args.quiet and sys.stderr.isatty()
 
 
 # -- sub-commands ---------------------------------------------------------------------------------
@@ -218,6 +241,7 @@ def cmd_simulate(args) -> int:
         print(f"{run.spec.games:,} games in {n} chunks: {run.path}"
               + (" (aggregates only)" if run.spec.summary_only else ""))
     _show(run.means(), args)
+    _plot(args, "simulate_chart", run)
     return 0
 
 
@@ -286,7 +310,9 @@ def cmd_tournament(args) -> int:
             print()
             _show(pairs, args)
     else:
-        _show(res, args)
+        table = res
+        _show(table, args)
+    _plot(args, "tournament_chart", table)
     return 0
 
 
@@ -318,7 +344,10 @@ def cmd_call_value(args) -> int:
     _at_least("--deals", args.deals, 1)
     df = call_decisions(args.deals, args.hand, players=args.rule_players or 4,
                         policies=_policies(args.policies), seed=args.seed,
-                        rules=rules_from(args), replicas=args.replicas)
+                        rules=rules_from(args), replicas=args.replicas,
+                        progress=_progress(args))
+    if "decision" in df.columns:
+        _plot(args, "call_value_chart", df)
     if args.rows or "decision" not in df.columns:
         _show(df, args)
         return 0
@@ -352,7 +381,7 @@ def cmd_advise(args) -> int:
               calls_made=args.calls_made, opened=tuple(args.opened or ()), table=tuple(table),
               seen=tuple(seen), policies=_policies(args.policies), rollouts=args.rollouts,
               margin=args.margin, time_limit=args.time_limit, seed=args.seed,
-              rules=rules_from(args))
+              rules=rules_from(args), progress=_progress(args))
     a = advise(" ".join(hand), card[0], args.contract, **kw)
     if args.csv is None:
         print(a.recommendation)
@@ -402,7 +431,10 @@ _SIMULATE_EXAMPLES = """examples:
 
 The rows go to DIR/rows/*.parquet (read them with kalooki_sim.simulate(...).rows() or pandas),
 the merged aggregates to DIR/summary.parquet; DIR/manifest.json records the arguments, version,
-commit and checksums. The table printed is Run.means(): per hand and policy, seats pooled."""
+commit and checksums. The table printed is Run.means(): per hand and policy, seats pooled.
+
+how long (measured on 2 cores, 2026-12-01): a million hand-9 games at 5 players with
+--summary-only take about 35 min; time grows with games x hands played."""
 
 _EXAMPLES = {
     "replay": """examples:
@@ -417,7 +449,10 @@ _EXAMPLES = {
   kalooki tournament --policies call-1,never-call,greedy --games 500 --paired --csv""",
     "call-value": """examples:
   kalooki call-value --deals 2000 --hand 6
-  kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv""",
+  kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv
+
+how long (measured on 2 cores, 2026-12-01): --deals 2000 --hand 6 took 297 s;
+call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x replicas).""",
     "advise": """examples:
   kalooki advise --cards "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
   kalooki advise --cards "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
@@ -476,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-games", type=int, default=None, metavar="N",
                    help="games per chunk (default: about 100,000 hands per chunk)")
     _add_output(p)
+    _add_plot(p, "the mean penalty per hand with 95%% intervals")
     add_rules_flags(p)
 
     p = _sub(subs, "replay", cmd_replay, "the readable play-by-play of a hand or a game",
@@ -509,6 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paired", action="store_true",
                    help="also the paired differences between every two policies")
     _add_output(p)
+    _add_plot(p, "each policy's share of game wins with 95%% intervals")
     add_rules_flags(p)
 
     p = _sub(subs, "call-value", cmd_call_value, "what calls are worth, decision by decision",
@@ -525,6 +562,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "again K times (the value given what the seat knows)")
     p.add_argument("--rows", action="store_true", help="print every row, not the summary")
     _add_output(p)
+    _add_plot(p, "the mean d_penalty (act minus pass) by cards still needed, per decision")
     add_rules_flags(p)
 
     p = _sub(subs, "advise", cmd_advise, "should I call (or take) this card?",
@@ -599,17 +637,76 @@ def _compile_note(quiet: bool):
     return event.install_listener("numba:compile", _Note())
 
 
+def _on_sigterm(signum, frame):
+    raise _Terminated
+
+
+def _stderr_notes(prog: str, quiet: bool):
+    """A context that shows the API's notes (the ``kalooki_sim`` logger: e.g. which chunks a
+    resumed run reused) on stderr as ``prog: note``; nothing when ``quiet``."""
+    import contextlib
+    import logging
+
+    @contextlib.contextmanager
+    def notes():
+        log = logging.getLogger("kalooki_sim")
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"{prog}: %(message)s"))
+        level = log.level
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        try:
+            yield
+        finally:
+            log.removeHandler(handler)
+            log.setLevel(level)
+
+    return contextlib.nullcontext() if quiet else notes()
+
+
+def _sigterm_raises():
+    """A context in which SIGTERM raises :class:`_Terminated` (main thread only)."""
+    import contextlib
+    import signal
+    import threading
+
+    @contextlib.contextmanager
+    def handled():
+        old = signal.signal(signal.SIGTERM, _on_sigterm)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGTERM, old)
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    return handled() if main_thread else contextlib.nullcontext()
+
+
 def main(argv=None) -> int:
-    """Run the ``kalooki`` command; returns the exit status (0, 2 for bad input, 130 on ^C)."""
+    """Run the ``kalooki`` command; returns the exit status (0, 2 for bad input, 130 on ^C,
+    143 on SIGTERM)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     prog = f"kalooki {args.command}"
+    with _sigterm_raises():
+        return _main(args, prog)
+
+
+def _main(args, prog) -> int:
     try:
         if getattr(args, "csv", None) not in (None, "-"):
             from .game._checks import check_writable_file
 
             check_writable_file("--csv", args.csv)   # before the run, not after it
-        with _compile_note(args.quiet or args.command == "rules"):
+        if getattr(args, "plot", None) is not None:
+            from .game._checks import check_writable_file
+
+            if not str(args.plot).lower().endswith(".png"):
+                raise UsageError(f"--plot {args.plot!r} is not allowed; give a file name "
+                                 "ending in .png")
+            check_writable_file("--plot", args.plot)
+        with _compile_note(args.quiet or args.command == "rules"), \
+                _stderr_notes(prog, args.quiet):
             return args.func(args)
     except UsageError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
@@ -622,3 +719,7 @@ def main(argv=None) -> int:
         print(f"\n{prog}: interrupted; finished chunks are kept (continue with --resume)"
               if args.command == "simulate" else f"\n{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except _Terminated:
+        print(f"{prog}: stopped by SIGTERM; run again with --resume to continue"
+              if args.command == "simulate" else f"{prog}: stopped by SIGTERM", file=sys.stderr)
+        return EXIT_TERMINATED

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import warnings
 from contextlib import contextmanager
 
@@ -20,6 +19,7 @@ from ..game._checks import (
     is_int,
     not_allowed,
 )
+from ..game._progress import progress_bar
 from ..game.rules import Rules, as_rules
 from ._kernels import engine as _E
 from .policies import seat_policies
@@ -124,23 +124,16 @@ def _play(games, hand_nos, rules, pol, seed, voids):
 
 def _run(games, hand_nos, rules, pol, seed, threads, progress, voids=False):
     """Play ``games`` in blocks (bounded memory, a progress bar); compact columns per block."""
-    show = progress if progress is not None else (len(games) * len(hand_nos) >= 200_000
-                                                  and sys.stderr.isatty())
-    bar = None
-    if show:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(games) * len(hand_nos), unit="hand", desc="kalooki_sim")
+    bar = progress_bar(progress, len(games) * len(hand_nos), auto_at=200_000, unit="hand",
+                       desc="kalooki_sim")
     parts = []
     with _threads(threads):
         for b in range(0, len(games), BLOCK_GAMES):
             g = np.asarray(games[b:b + BLOCK_GAMES], np.int64)
             rows = _play(g, hand_nos, rules, pol, seed, voids)
             parts.append(_columns(rows, g))
-            if bar is not None:
-                bar.update(len(g) * len(hand_nos))
-    if bar is not None:
-        bar.close()
+            bar.update(len(g) * len(hand_nos))
+    bar.close()
     if not parts:
         parts.append(_columns(np.zeros((0, _E.O_COLS), np.int32), np.zeros(0, np.int64)))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

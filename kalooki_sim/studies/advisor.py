@@ -21,8 +21,9 @@ from scipy import stats
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine.play import _setup, _threads, defer_players, rules_vector
-from ..game._checks import check_int, check_real, not_allowed
+from ..game._checks import check_bool, check_int, check_real, not_allowed
 from ..game._kernels import layoff as _L
+from ..game._progress import progress_bar
 from ..game.cards import JOKER, N_CODES, card_text, check_pack
 from ..game.melds import _one_card, meld_record, resolve_contract
 from ..players.needed import _parse
@@ -298,7 +299,7 @@ def _sentence(action, act_name, pass_name, card, diff, table, n, stopped_by):
 
 def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, calls_made=0,
            opened=(), table=(), seen=(), policies="expert", rollouts=2000, margin=None,
-           time_limit=None, seed=0, rules=None) -> Advice:
+           time_limit=None, seed=0, rules=None, progress=False) -> Advice:
     """Should I call (or take) this card? Paired rollouts from one situation (R9).
 
     Parameters
@@ -338,6 +339,9 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         Seed of the samples and of all play (C3): the same seed gives the same advice.
     rules : Rules, optional
         Jamaican defaults otherwise.
+    progress : bool, optional
+        A progress bar of rollouts on stderr (advanced every 250); ``None``: on when stderr is
+        a terminal; ``False`` (default): off.
 
     Returns
     -------
@@ -374,6 +378,9 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     next_up = info["discarder"] == 1
     act_name, pass_name = _ACT[next_up], _PASS[next_up]
     rv = rules_vector(rules, hand_no)
+    if progress is not None:
+        progress = check_bool("progress", progress)
+    bar = progress_bar(progress, rollouts, auto_at=0, unit="rollout", desc="kalooki advise")
     t0 = time.perf_counter()
     res = np.zeros((rollouts, 8), np.float64)
     done, stopped_by = 0, "rollouts"
@@ -384,6 +391,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
             _B.rollout_block(seed, rv, pol, base, flat, len(flat), opp, pile_extra, 0, mask,
                              done, k, nw, rules.pack_size, res[done:done + k])
             done += k
+            bar.update(k)
             if done >= rollouts:
                 break
             if margin is not None and done >= 2 * BATCH // 5:
@@ -394,6 +402,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
             if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                 stopped_by = "time_limit"
                 break
+    bar.close()
     res = res[:done]
     tab, diff = _summary(res, act_name, pass_name)
     if diff["penalty_hi"] < 0:

@@ -10,8 +10,6 @@ policy actually made (``taken``), which is exactly the unbranched hand.
 
 from __future__ import annotations
 
-import sys
-
 import numba
 import numpy as np
 import pandas as pd
@@ -22,6 +20,7 @@ from ..engine._kernels import needed as _NK
 from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..engine.trace import Trace, hand_records
 from ..game._checks import check_bool, check_choice, check_int, check_seed
+from ..game._progress import progress_bar
 from ..game.cards import card_text
 
 _DECISION = np.array(["take", "call"])
@@ -174,22 +173,15 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     rules.deal(hand)
     replicas = check_int("replicas", replicas, 1, 10_000)
     by_seat = check_choice("pairing", pairing, ("seat", "stock")) == "seat"
-    show = progress if progress is not None else (n >= 200 and sys.stderr.isatty())
-    bar = None
-    if show:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=n, unit="deal", desc="call decisions")
+    bar = progress_bar(progress, n, auto_at=200, unit="deal", desc="call decisions")
     parts = []
     step = 64
     with _threads(threads):
         for b in range(0, n, step):
             g = np.arange(b, min(n, b + step), dtype=np.int64)
             parts.append(_block(g, hand, rules, pol, seed, replicas, by_seat))
-            if bar is not None:
-                bar.update(len(g))
-    if bar is not None:
-        bar.close()
+            bar.update(len(g))
+    bar.close()
     if not parts:
         parts.append((np.zeros((0, _B.D_COLS), np.int64), np.zeros((0, _B.F_COLS))))
     di = np.concatenate([p[0] for p in parts])

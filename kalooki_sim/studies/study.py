@@ -36,7 +36,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -50,6 +49,7 @@ import pandas as pd
 
 from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
 from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
+from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
 
 #: the layout version of a run directory (``manifest["format"]``)
@@ -804,6 +804,8 @@ def _simulate(spec, out, cluster, threads, resume, force, chunk_games, progress)
     man, spec = _prepare(out, spec, resume, force, chunk_games is not None)
     done = _valid_chunks(out, man) if man else {}
     todo = [c for c in spec.chunks() if c[0] not in done]
+    if done:
+        log.info(resumed_note(sorted(done), len(spec.chunks())))
     if man is not None and not todo and man.get("finished"):
         return Run(out, man, spec)
     executor = _Dask(cluster, threads) if cluster else _Local(threads)
@@ -841,14 +843,8 @@ def _json(man) -> bytes:
 def _play_chunks(out, spec, man, todo, executor, progress):
     per_game = len(spec.hand_numbers())
     total = spec.games * per_game
-    if progress is None:
-        progress = total >= 200_000 and sys.stderr.isatty()
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total, unit="hand", desc="kalooki simulate", unit_scale=True,
-                   initial=total - sum(n for _, _, n in todo) * per_game)
+    bar = progress_bar(progress, total, auto_at=200_000, unit="hand", desc="kalooki simulate",
+                       unit_scale=True, initial=total - sum(n for _, _, n in todo) * per_game)
     pending = deque()
     queue = deque(todo)
     try:
@@ -869,14 +865,12 @@ def _play_chunks(out, spec, man, todo, executor, progress):
             man["chunks"].append({"index": i, "first_game": first, "games": n, "files": files})
             man["chunks"].sort(key=lambda c: c["index"])
             _write_atomic(out / MANIFEST, _json(man))
-            if bar is not None:
-                bar.update(n * per_game)
+            bar.update(n * per_game)
     finally:
         for *_, fut in pending:
             with contextlib.suppress(Exception):
                 fut.cancel()
-        if bar is not None:
-            bar.close()
+        bar.close()
 
 
 def _warn_given_up(agg):

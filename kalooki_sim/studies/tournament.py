@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..engine.play import play_games
+from ..engine.play import BLOCK_GAMES, play_games
 from ..engine.policies import preset
 from ..game._checks import check_bool, check_int, check_seed
+from ..game._progress import progress_bar
 from ..game.rules import Rules, as_rules
 
 #: per-seat measures of a game, averaged per policy within each deal sequence
@@ -69,8 +70,11 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
         The run's seed (C3): the same seed deals the same cards to every rotation.
     rules : Rules, optional
         Jamaican defaults otherwise.
-    threads, progress
+    threads : int, optional
         As :func:`~kalooki_sim.play_games`.
+    progress : bool, optional
+        One progress bar over every rotation (hands played); default on for tournaments of
+        200,000 hands or more (``games * 9 * players``) when stderr is a terminal.
     paired : bool
         Also return the paired differences between every two policies.
 
@@ -118,14 +122,23 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
     games = check_int("games", games, 1)
     paired = check_bool("paired", paired)
     seed = check_seed(seed)
+    if progress is not None:
+        progress = check_bool("progress", progress)
+    bar = progress_bar(progress, games * rules.hands * P, auto_at=200_000, unit="hand",
+                       desc="kalooki tournament", unit_scale=True)
     parts = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # incomplete games are left out below
         for k in range(P):
             rot = [pols[(s + k) % P] for s in range(P)]
-            df = play_games(games, policies=rot, seed=seed, rules=rules, threads=threads,
-                            progress=progress)
-            parts.append(_seat_games(df).assign(rotation=k))
+            blocks = []
+            for b in range(0, games, BLOCK_GAMES):  # the same games as one call (C3)
+                n = min(BLOCK_GAMES, games - b)
+                blocks.append(play_games(n, policies=rot, seed=seed, rules=rules,
+                                         threads=threads, progress=False, first_game=b))
+                bar.update(n * rules.hands)
+            parts.append(_seat_games(pd.concat(blocks, ignore_index=True)).assign(rotation=k))
+    bar.close()
     seats = pd.concat(parts, ignore_index=True)
     bad = seats.loc[~seats["complete"], "game"].unique()
     if len(bad):
