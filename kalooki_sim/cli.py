@@ -8,7 +8,9 @@ before anything is written; the messages are the API's own.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import os
 import re
 import sys
 import typing
@@ -16,6 +18,7 @@ import typing
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of stdout went away
 
 
 class UsageError(Exception):
@@ -723,3 +726,8 @@ def _main(args, prog) -> int:
         print(f"{prog}: stopped by SIGTERM; run again with --resume to continue"
               if args.command == "simulate" else f"{prog}: stopped by SIGTERM", file=sys.stderr)
         return EXIT_TERMINATED
+    except BrokenPipeError:
+        # the reader went away (``kalooki rules | head``): stop quietly, as Unix tools do
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE

@@ -529,3 +529,22 @@ def test_plot_bad_path_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, w
 def test_long_commands_say_how_long_in_their_help(capsys, command):
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and "measured on 2 cores, 2026-12-01" in out
+
+
+def test_a_reader_that_goes_away_is_not_a_traceback():
+    """``kalooki rules | head -1``: the reader closes the pipe early; the command stops quietly
+    with 141 (128 + SIGPIPE), as Unix tools do, and prints no traceback. (The read end is
+    closed before the command runs, so its first write meets the closed pipe.)"""
+    import os
+    import subprocess
+    import sys
+
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, "-m", "kalooki_sim", "rules"], stdout=w,
+                           stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(w)
+    assert p.returncode == 141
+    assert p.stderr.decode() == ""
