@@ -243,9 +243,53 @@ def cmd_simulate(args) -> int:
         n = len(run.manifest["chunks"])
         print(f"{run.spec.games:,} games in {n} chunks: {run.path}"
               + (" (aggregates only)" if run.spec.summary_only else ""))
-    _show(run.means(), args)
+    if args.csv is not None:
+        _show(run.means(), args)
+    else:
+        _show(_readable_means(run.means()), args)
+        games = run.game_summary()
+        if len(games):
+            print("\nwhole games (R14):")
+            _show(_readable_games(games), args)
     _plot(args, "simulate_chart", run)
     return 0
+
+
+#: ``Run.means`` columns as a reader sees them: (heading with its unit, shown as a percentage)
+_MEANS_SHOWN = {
+    "seat_hands": ("seat-hands", False), "scored": ("scored", False),
+    "void_per_hand": ("void deals per scored hand", False), "p_opened": ("opened %", True),
+    "mean_open_turn": ("own turn opened (mean)", False),
+    "mean_calls": ("calls per seat-hand", False), "p_went_out": ("went out %", True),
+    "p_out_on_opening": ("out on the opening %", True),
+    "mean_turns": ("own turns per hand", False), "mean_penalty": ("penalty, points", False),
+    "sd_penalty": ("penalty SD, points", False),
+    "loser_penalty": ("losers' penalty, points", False),
+}
+
+
+def _readable_means(df):
+    """:meth:`Run.means` for the terminal: proportions as percentages, units in the headings
+    (``--csv`` keeps the machine columns)."""
+    out = df.copy()
+    for col, (_, pct) in _MEANS_SHOWN.items():
+        if col in out:
+            out[col] = out[col].map(lambda v, pct=pct: f"{100 * v:.1f}%" if pct else v)
+    return out.rename(columns={c: h for c, (h, _) in _MEANS_SHOWN.items()})
+
+
+def _readable_games(df):
+    """:meth:`Run.game_summary` for the terminal: games, complete games, the win share (a shared
+    win counts for each winner, R14) and the mean game total in points."""
+    import pandas as pd
+
+    keys = [c for c in ("players", "seat", "policy") if c in df]
+    done = df["complete"].where(df["complete"] > 0)
+    return pd.DataFrame({**{k: df[k] for k in keys}, "games": df["games"],
+                         "complete": df["complete"],
+                         "win share": (df["winner"] / done).map(
+                             lambda v: "n/a" if pd.isna(v) else f"{100 * v:.1f}%"),
+                         "game total, points (mean)": df["total"] / done})
 
 
 def cmd_replay(args) -> int:

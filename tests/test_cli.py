@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import io
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -81,7 +82,7 @@ def test_simulate_tiny_run_and_csv(capsys, tmp_path):
     code, text, err = run(capsys, "simulate", "--games", "12", "--hand", "3", "--hand", "9",
                           "--seed", "4", "--chunk-games", "5", "--out", str(out))
     assert code == 0, err
-    assert "12 games in 3 chunks" in text and "mean_penalty" in text
+    assert "12 games in 3 chunks" in text and "penalty, points" in text
     run_ = ks.simulate(12, hand=[3, 9], seed=4, out=out)  # the CLI's run, read back
     pd.testing.assert_frame_equal(run_.rows(), ks.simulate(12, hand=[3, 9], seed=4).rows())
     code, text, _ = run(capsys, "simulate", "--games", "12", "--hand", "3", "--hand", "9",
@@ -548,3 +549,18 @@ def test_a_reader_that_goes_away_is_not_a_traceback():
         os.close(w)
     assert p.returncode == 141
     assert p.stderr.decode() == ""
+
+
+def test_simulate_prints_percentages_units_and_the_game_table(tmp_path, capsys):
+    """Issue 20: the terminal table shows proportions as percentages and units in its headings,
+    and a whole-game run adds the game-level table (win share, game total); ``--csv`` keeps the
+    machine columns."""
+    assert cli.main(["simulate", "--games", "3", "--out", str(tmp_path / "r"), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "opened %" in out and "penalty, points" in out and "p_opened" not in out
+    assert re.search(r"\d+\.\d%", out)
+    assert "whole games (R14):" in out and "win share" in out and "game total, points" in out
+    assert cli.main(["simulate", "--games", "3", "--hand", "1", "--out", str(tmp_path / "s"),
+                     "--csv", "-", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hand,") and "p_opened" in out and "whole games" not in out
