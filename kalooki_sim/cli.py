@@ -358,9 +358,38 @@ def cmd_tournament(args) -> int:
             _show(pairs, args)
     else:
         table = res
-        _show(table, args)
+        _show(table if args.csv is not None else _readable_tournament(table), args)
     _plot(args, "tournament_chart", table)
     return 0
+
+
+def _est_ci(est, lo, hi, pct=False, digits=1) -> str:
+    """``"41.2% [33.4%, 49.1%]"`` or ``"551.7 [493.1, 610.3]"``: an estimate and its interval."""
+    f = (lambda v: f"{100 * v:.{digits}f}%") if pct else (lambda v: f"{v:,.{digits}f}")
+    return f"{f(est)} [{f(lo)}, {f(hi)}]"
+
+
+#: tournament columns for the terminal: (heading with its unit, as a percentage, digits)
+_TOURNAMENT_SHOWN = {
+    "win_share": ("win share (95% interval)", True, 1),
+    "mean_total": ("game total, points", False, 1),
+    "rel_total": ("total vs the table's mean, points", False, 1),
+    "calls_per_hand": ("calls per hand", False, 2),
+    "void_per_hand": ("void deals per hand", False, 3),
+}
+
+
+def _readable_tournament(table):
+    """:func:`~kalooki_sim.tournament`'s table for the terminal: each measure with its 95%
+    interval in one cell, proportions as percentages, units in the headings."""
+    import pandas as pd
+
+    out = table[[c for c in ("policy", "games", "seats") if c in table]].copy()
+    for col, (head, pct, digits) in _TOURNAMENT_SHOWN.items():
+        if col in table:
+            out[head] = [_est_ci(r[col], r[f"{col}_lo"], r[f"{col}_hi"], pct, digits)
+                         if pd.notna(r[col]) else "n/a" for _, r in table.iterrows()]
+    return out
 
 
 def _cards(name, text):
@@ -403,6 +432,18 @@ def cmd_call_value(args) -> int:
     g = df.groupby("decision", observed=True)
     summary = pd.concat([g.size().rename("count"), g[list(num)].mean()], axis=1)
     _show(summary.reset_index(), args)
+    if args.csv is None:
+        from .analysis import value_map
+
+        v = value_map(df, "decision", decision=None)
+        print("\nwhat acting is worth, act minus pass per decision, 95% intervals over deals "
+              "(negative penalty: acting saves points):")
+        _show(pd.DataFrame({
+            "decision": v["decision"], "decisions": v["decisions"], "deals": v["deals"],
+            "penalty, points": [_est_ci(*r) for r in zip(
+                v["d_penalty"], v["d_penalty_lo"], v["d_penalty_hi"], strict=True)],
+            "went out, percentage points": [_est_ci(*(100 * x for x in r)) for r in zip(
+                v["d_out"], v["d_out_lo"], v["d_out_hi"], strict=True)]}), args)
     return 0
 
 

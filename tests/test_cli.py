@@ -564,3 +564,18 @@ def test_simulate_prints_percentages_units_and_the_game_table(tmp_path, capsys):
                      "--csv", "-", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("hand,") and "p_opened" in out and "whole games" not in out
+
+
+def test_tournament_and_call_value_tables_give_intervals_in_readable_units(capsys):
+    """Issue 20: the terminal tables of ``tournament`` and ``call-value`` show each measure with
+    its 95% interval, proportions as percentages and units in the headings."""
+    assert cli.main(["tournament", "--policies", "greedy,never-call,greedy,greedy",
+                     "--games", "4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "win share (95% interval)" in out and "win_share_lo" not in out
+    assert re.search(r"\d+\.\d% \[\d+\.\d%, \d+\.\d%\]", out)
+    assert cli.main(["call-value", "--deals", "2", "--hand", "1", "--policies", "greedy",
+                     "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "what acting is worth" in out and "penalty, points" in out
+    assert re.search(r"-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]", out)
