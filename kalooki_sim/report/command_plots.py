@@ -12,20 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from ..analysis import mean_ci, value_map
 from ..game.rules import contract_text
 from . import plots
-
-
-def _t(x) -> tuple[float, float, float]:
-    """Mean of ``x`` with its 95% Student t interval (NaN bounds below two values)."""
-    x = np.asarray(x, float)
-    m = float(x.mean()) if x.size else np.nan
-    if x.size < 2:
-        return m, np.nan, np.nan
-    half = stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
-    return m, m - half, m + half
 
 
 def simulate_chart(run):
@@ -42,7 +32,7 @@ def simulate_chart(run):
         rows = run.rows()
         rows = rows[~rows["void"].astype(bool)]
         per_deal = rows.groupby(["hand", "game"], observed=True)["penalty"].mean()
-        cis = {h: _t(v) for h, v in per_deal.groupby(level="hand")}
+        cis = {h: mean_ci(v)[:3] for h, v in per_deal.groupby(level="hand")}
         lo = np.array([cis.get(h, (np.nan,) * 3)[1] for h in m["hand"]])
         hi = np.array([cis.get(h, (np.nan,) * 3)[2] for h in m["hand"]])
         note = "95% intervals over deals"
@@ -67,8 +57,6 @@ def call_value_chart(rows):
     """Mean paired ``d_penalty`` of :func:`~kalooki_sim.call_decisions` rows by the cards the
     seat still needed before the card, one series per decision; 95% intervals cluster-robust
     by deal (:func:`kalooki_sim.analysis.value_map`: a deal's decisions share its cards)."""
-    from ..analysis import value_map
-
     fig, ax = plots._fig()
     d = rows.dropna(subset=["needed_before"])
     for k, name in enumerate(sorted(d["decision"].unique()) if len(d) else []):
