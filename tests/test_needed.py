@@ -306,3 +306,61 @@ def test_bench_rebuilds_the_hands_the_expert_meets_in_play():
     for h in hands:
         counts = np.bincount(h, minlength=53)
         assert counts[:52].max() <= 2 and counts[52] <= 4
+
+
+def _upto_violations(seed, n_hands):
+    """``needed_upto`` against ``needed_kernel`` for every cap from -1 to the answer + 1."""
+    from numba import njit
+
+    from kalooki_sim.engine._kernels import needed as nk
+
+    @njit
+    def run(counts, jokers, gs, rs, v6, avail, exact, upto):
+        o, s = np.zeros((4, nk.CAPACITY, nk.N_COLS), np.int64), np.zeros(nk.SCRATCH, np.int64)
+        for i in range(counts.shape[0]):
+            exact[i] = nk.needed_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s)
+            top = min(exact[i], 20)
+            for cap in range(-1, top + 2):
+                upto[i, cap + 1] = nk.needed_upto(counts[i], jokers[i], gs[i], rs[i], v6[i],
+                                                  avail[i], o, s, cap)
+
+    args = random_inputs(np.random.default_rng(seed), n_hands)
+    exact = np.zeros(n_hands, np.int64)
+    upto = np.full((n_hands, 23), -7, np.int64)
+    run(*args, exact, upto)
+    bad = []
+    for i in range(n_hands):
+        for cap in range(-1, min(exact[i], 20) + 2):
+            v = upto[i, cap + 1]
+            ok = v == exact[i] if exact[i] <= cap else cap < v <= exact[i]
+            if not ok:
+                bad.append((i, cap, int(v), int(exact[i])))
+    return bad
+
+
+def test_needed_upto_is_exact_up_to_its_cap_and_a_lower_bound_above():
+    """A capped count is the count when it is at most the cap; above, it only says so, and never
+    overstates (the decisions that compare with a threshold stay the same)."""
+    assert _upto_violations(31, 1500) == []
+
+
+def test_outs_cut_only_agrees_with_full_outs_on_every_card():
+    """``outs_kernel(..., cut_only=True)``: the same cutting cards with the same counts; every
+    other card at least the count before."""
+    from kalooki_sim.engine._kernels import needed as nk
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(32), 300)
+    o, s = nk.new_workspace()
+    full = np.zeros(53, np.int64)
+    cut = np.zeros(53, np.int64)
+    n_cuts = 0
+    for i in range(len(jokers)):
+        b1 = nk.outs_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s, full)
+        b2 = nk.outs_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s, cut, True)
+        assert b1 == b2
+        cuts = (full >= 0) & (full < b1)
+        n_cuts += cuts.sum()
+        assert ((cut >= 0) & (cut < b2) == cuts).all(), i
+        assert (cut[cuts] == full[cuts]).all(), i
+        assert ((cut == -1) == (full == -1)).all(), i
+    assert n_cuts > 100  # the sample holds many outs

@@ -96,7 +96,7 @@ def needed_and_outs(seat, t, rules, extra):
     hand = t[0]
     res = hand[E._seen_row(hand) + 2]
     before = NK.outs_kernel(cnt, j, rules[E.R_GROUPS], rules[E.R_RUNS], rules[E.R_V6] == 1, av,
-                            t[14], t[15], res)
+                            t[14], t[15], res, True)
     n_outs = 0
     if before < NK.NO_WAY:
         for c in range(E.N_CODES):

@@ -20,6 +20,7 @@ from .reading import (
     _memo_put,
     _needed,
     _needed_memo,
+    _needed_upto,
     _rank_count,
     _run_cost,
     _seen_row,
@@ -101,7 +102,7 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     for i in range(m):
         c = cand[i] % 64
         hrow[c] -= 1
-        nd = _needed(seat, hand, rules, pol, pw)
+        nd = _needed_upto(seat, hand, rules, pol, pw, now)
         if nd <= now:
             # the hand after this discard: what the next offers to this seat will ask about
             _memo_put(seat, ps, _state_key(seat, hand), nd)

@@ -17,6 +17,7 @@ from .reading import (
     _from_pile,
     _hand_penalty,
     _needed_memo,
+    _needed_memo_upto,
     _opened_others,
     _seen_row,
 )
@@ -131,7 +132,8 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     hrow = hand[seat]
     before = _needed_memo(seat, hand, ps, rules, pol, pw)
     hrow[card] += 1
-    after = _needed_memo(seat, hand, ps, rules, pol, pw)
+    # only "does it cut the count by the gain?" matters, then the exact count left
+    after = _needed_memo_upto(seat, hand, ps, rules, pol, pw, before - pol[seat, gain_col])
     hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False

@@ -554,6 +554,21 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
 def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
     """Least number of cards to add so the hand can lay ``g`` groups and ``r`` runs.
 
+    :func:`needed_upto` with no cap; the parameters and return value are described there.
+    """
+    return needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, NO_WAY)
+
+
+@njit(cache=True)
+def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
+    """Least number of cards to add so the hand can lay ``g`` groups and ``r`` runs, when it
+    is at most ``cap``; else some number above ``cap`` (a lower bound of the answer).
+
+    Most questions a player asks are "does this card cut the count?" or "does this discard
+    keep it?": the answer is below a known number. The iterative deepening below proves
+    every level it fails, so it can stop at the first level above ``cap`` instead of
+    searching on to the answer.
+
     Parameters
     ----------
     counts : int64[4, 14]
@@ -573,9 +588,15 @@ def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
 
     Returns
     -------
+    cap : int
+        Stop once the answer is known to exceed ``cap`` (``NO_WAY`` for the exact answer).
+
+    Returns
+    -------
     int
-        The number of cards, 0 exactly when the hand can open; ``NO_WAY`` if no addable cards
-        lay the contract. Writes ``opts`` and ``scratch``.
+        The number of cards when it is at most ``cap`` (0 exactly when the hand can open;
+        ``NO_WAY`` if no addable cards lay the contract and ``cap`` is ``NO_WAY``); otherwise
+        a number above ``cap`` and at most the answer. Writes ``opts`` and ``scratch``.
     """
     complete = v6 and r == 3
     w = 3 if complete else 1
@@ -609,12 +630,16 @@ def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
         return NO_WAY
     if r == 0 or (g == 0 and not complete):
         return root  # the bound is exact: no runs, or runs sharing only the jokers
+    if root > cap:
+        return root
     nopt = scratch[W_NOPT:W_NOPT + 4]
     perm = scratch[W_PERM:W_PERM + 4]
     rel_prev = -1
     pruned = False
     limit = root
     while True:
+        if limit > cap:
+            return limit  # every level below failed
         last = limit >= root + 4
         if g > 0:
             rel = _relevant(g, r, w, jokers, aj, NO_WAY - 1 if last else limit, scratch)
@@ -673,23 +698,28 @@ def _suit_rank(opts, nopt, s):
 
 
 @njit(cache=True)
-def outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, out):
+def outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, out, cut_only=False):
     """``out[code]`` = cards needed after adding one ``code`` (addable ones), else -1.
 
-    Returns the cards needed before. ``counts``, ``avail`` are restored on return; writes
-    ``out``, ``opts``, ``scratch``.
+    Returns the cards needed before. With ``cut_only`` an entry is exact only where the card
+    cuts the count (below the return value); elsewhere it is some number at least the count
+    before, which is all an outs count asks, and much cheaper: one added card cuts the count
+    by at most one (a completion with it is one without it, plus that card), so each card is
+    asked only whether its count is ``before - 1``. ``counts``, ``avail`` are restored on
+    return; writes ``out``, ``opts``, ``scratch``.
     """
     before = needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch)
+    cap = before - 1 if cut_only else NO_WAY
     for c in range(53):
         out[c] = -1
         if avail[c] <= 0:
             continue
         avail[c] -= 1
         if c == JOKER:
-            out[c] = needed_kernel(counts, jokers + 1, g, r, v6, avail, opts, scratch)
+            out[c] = needed_upto(counts, jokers + 1, g, r, v6, avail, opts, scratch, cap)
         else:
             counts[c // 13, c % 13 + 1] += 1
-            out[c] = needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch)
+            out[c] = needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap)
             counts[c // 13, c % 13 + 1] -= 1
         avail[c] += 1
     return before

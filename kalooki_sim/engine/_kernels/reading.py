@@ -260,12 +260,20 @@ def _avail(seat, hand, rules, out):
 def _needed(seat, hand, rules, pol, pw):
     """Cards still needed for the contract: exact with ``P_EXACT`` (:mod:`.needed`; dead cards
     cannot come), else the quick lower bound :func:`need`. ``pw`` = (cnt, opts, scratch)."""
+    return _needed_upto(seat, hand, rules, pol, pw, NK.NO_WAY)
+
+
+@njit(cache=True)
+def _needed_upto(seat, hand, rules, pol, pw, cap):
+    """:func:`_needed` when it is at most ``cap``; else some number above ``cap``. A decision
+    that only compares the count with a threshold asks no more than that (see
+    :func:`.needed.needed_upto`)."""
     if pol[seat, P_EXACT] > 0:
         av = hand[_seen_row(hand) + 1]
         _avail(seat, hand, rules, av)
         j = _fill_counts(hand[seat], pw[0])
-        n = NK.needed_kernel(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
-                             pw[1], pw[2])
+        n = NK.needed_upto(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
+                           pw[1], pw[2], min(cap, NK.NO_WAY))
         if n < NK.NO_WAY:
             return n
         # no card that can still come lays it: rank such hands after every possible one, by
@@ -291,6 +299,31 @@ def _memo_put(seat, ps, key, val):
     ps[seat, PS_NC_KEY0 + 2 * i] = key
     ps[seat, PS_NC_VAL0 + 2 * i] = val
     ps[seat, PS_NC_NEXT] = 1 - i
+
+
+@njit(cache=True)
+def _memo_get(seat, ps, key):
+    """The seat's remembered count for ``key``, or -1."""
+    for i in range(2):
+        if ps[seat, PS_NC_VAL0 + 2 * i] >= 0 and ps[seat, PS_NC_KEY0 + 2 * i] == key:
+            return ps[seat, PS_NC_VAL0 + 2 * i]
+    return -1
+
+
+@njit(cache=True)
+def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
+    """:func:`_needed_memo` when it is at most ``cap``, else some number above ``cap``; only
+    exact counts are remembered."""
+    if pol[seat, P_EXACT] <= 0:
+        return _needed(seat, hand, rules, pol, pw)
+    key = _state_key(seat, hand)
+    v = _memo_get(seat, ps, key)
+    if v >= 0:
+        return v
+    v = _needed_upto(seat, hand, rules, pol, pw, cap)
+    if v <= cap:
+        _memo_put(seat, ps, key, v)
+    return v
 
 
 @njit(cache=True)
