@@ -194,3 +194,27 @@ def test_C3_seat_pairing_plays_the_same_game_and_pairs_tighter():
     assert lo < 0 < hi, (m, lo, hi)
     vs, vk = variance_ratio(seat, boot=50), variance_ratio(stock, boot=50)
     assert vs["lo"] > vk["hi"], (vs, vk)
+
+
+def test_sample_branches_a_subset_of_the_same_decisions():
+    """``sample``: the rows are exactly those of the full run that the decision's own draw
+    keeps (R9 decisions, same values), about the asked share, the same on 1 or 2 threads."""
+    full = ks.call_decisions(30, hand=2, policies="greedy", seed=5, threads=1)
+    part = ks.call_decisions(30, hand=2, policies="greedy", seed=5, sample=0.4, threads=2)
+    again = ks.call_decisions(30, hand=2, policies="greedy", seed=5, sample=0.4, threads=1)
+    pd.testing.assert_frame_equal(part, again)
+    keys = ["game", "attempt", "turn", "seat", "decision"]
+    merged = part.merge(full, on=keys, how="left", suffixes=("", "_full"), indicator=True)
+    assert (merged["_merge"] == "both").all()
+    for col in ("d_penalty", "needed_after", "outs_after", "taken"):
+        assert (merged[col].astype("float") .fillna(-9)
+                == merged[col + "_full"].astype("float").fillna(-9)).all(), col
+    share = len(part) / len(full)
+    assert 0.25 < share < 0.55, share
+
+
+def test_sample_must_be_a_share():
+    with pytest.raises(ValueError, match="sample"):
+        ks.call_decisions(2, hand=1, sample=0)
+    with pytest.raises(ValueError, match="sample"):
+        ks.call_decisions(2, hand=1, sample=1.5)

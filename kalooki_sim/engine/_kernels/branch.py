@@ -24,6 +24,7 @@ from . import rng as R
 
 STREAM_REPLICA = 1 << 20  # + decision key: the reshuffle of what a seat has not seen
 STREAM_ROLLOUT = 1 << 21  # the advisor's samples
+STREAM_SAMPLE = 1 << 22  # + decision key: whether call_decisions branches this decision
 
 TAKE, CALL = 0, 1
 (D_GAME, D_ATTEMPT, D_SEAT, D_TURN, D_KIND, D_CARD, D_STOCK, D_CALLS, D_OPENED, D_NEED_B,
@@ -197,10 +198,22 @@ def _offer_decisions(rules, snap, taken_by, called_by, seats, kinds, taken):
 
 
 @njit(cache=True)
+def _skip(seed, game, hand_no, attempt, turn, seat, sample):
+    """Is this decision left out of a sampled run? A counter-based draw of its own, so the
+    answer does not depend on threads, blocks or the other decisions."""
+    st = np.empty(2, np.uint64)
+    st[0] = R.stream_key(seed, game, hand_no, attempt, STREAM_SAMPLE + turn * 8 + seat)
+    st[1] = 0
+    return R.uniform(st) >= sample
+
+
+@njit(cache=True)
 def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, replicas, by_seat,
-                  main, snap, br, dec_i, dec_f, row, cap, hrows):
-    """Play one hand attempt on table ``main``, branching every take-or-call decision; rows
-    go to ``dec_i/dec_f[row:cap]``. Returns the next free row (past ``cap`` if short of room)."""
+                  sample, main, snap, br, dec_i, dec_f, row, cap, hrows):
+    """Play one hand attempt on table ``main``, branching every take-or-call decision (each
+    with probability ``sample``, drawn from its own stream, so a sample is a subset of the
+    full run's rows); rows go to ``dec_i/dec_f[row:cap]``. Returns the next free row (past
+    ``cap`` if short of room)."""
     E.start_hand(seed, game, hand_no, attempt, dealer, rules, main)
     P = rules[E.R_PLAYERS]
     seats = np.empty(P, np.int64)
@@ -219,6 +232,8 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
             D = snap[4][sg[E.GS_DISC_N] - 1]
             turn = sg[E.GS_TURNS] + 1
             for d in range(nd):
+                if sample < 1.0 and _skip(seed, game, hand_no, attempt, turn, seats[d], sample):
+                    continue
                 if row < cap:
                     s = seats[d]
                     di = dec_i[row]
@@ -259,8 +274,8 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
 
 
 @njit(cache=True, parallel=True)
-def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, pack_size, n_workers,
-                   max_replays, dec_i, dec_f, caps, n_rows):
+def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, sample, pack_size,
+                   n_workers, max_replays, dec_i, dec_f, caps, n_rows):
     """Every take-or-call decision of hand ``hand_no`` of each game in ``games`` (void attempts
     replayed by the same dealer, R13, as :func:`.engine.play_block` plays them), branched.
 
@@ -282,8 +297,8 @@ def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, pack_siz
             attempt = 0
             while True:
                 row = decision_hand(seed, i, games[i], hand_no, attempt, dealer, rules, pol,
-                                    replicas, by_seat, main, snap, br, dec_i, dec_f, row,
-                                    caps[w + 1], hrows)
+                                    replicas, by_seat, sample, main, snap, br, dec_i, dec_f,
+                                    row, caps[w + 1], hrows)
                 attempt += 1
                 if E.hand_done(main[2][E.GS_VOID], main[2][E.GS_STALLED], attempt,
                                max_replays):
