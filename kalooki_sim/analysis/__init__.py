@@ -12,6 +12,8 @@ studies produce; one namespace over private modules, one per trade (as ``scipy.s
 * ``_rules``: rule sets side by side on the same deals (``compare_rules``);
 * ``_strength``: a policy against a field, per contract, the seats rotated on the same deals
   (``strength_table``);
+* ``_chart``: the call chart a player can keep (``call_chart``: verdicts by cards still
+  needed and stock left);
 * ``_words``: sentences built from the numbers.
 
 May import ``game``, ``engine``, ``players`` and ``studies``.
@@ -35,6 +37,14 @@ from ._calls import (
     focal_outcomes,
     value_map,
     variance_ratio,
+)
+from ._chart import (
+    CALL_CHART_COLUMNS,
+    NEED_LEVELS,
+    STOCK_BANDS,
+    call_chart,
+    need_level,
+    stock_band,
 )
 from ._difficulty import (
     contract_difficulty,
@@ -78,6 +88,7 @@ from ._survival import km_fit, open_curve, open_survival, open_times
 from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
 from ._words import (
     RULE_MEASURE_WORDS,
+    call_rule,
     call_sign_line,
     call_void_sentence,
     first_phrase,
@@ -90,6 +101,8 @@ from ._words import (
 )
 
 __all__ = [
+    "CALL_CHART_COLUMNS", "NEED_LEVELS", "STOCK_BANDS", "call_chart", "call_rule",
+    "need_level", "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
     "call_void_sentence", "contract_table", "open_speed_sentence", "selection_note",
     "some_seat_sentence", "spread_sentence", "variant_sentence",
