@@ -88,6 +88,7 @@ from ._survival import km_fit, open_curve, open_survival, open_times
 from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
 from ._words import (
     RULE_MEASURE_WORDS,
+    call_chart_sentence,
     call_rule,
     call_sign_line,
     call_void_sentence,
@@ -101,8 +102,8 @@ from ._words import (
 )
 
 __all__ = [
-    "CALL_CHART_COLUMNS", "NEED_LEVELS", "STOCK_BANDS", "call_chart", "call_rule",
-    "need_level", "stock_band",
+    "CALL_CHART_COLUMNS", "NEED_LEVELS", "STOCK_BANDS", "call_chart", "call_chart_sentence",
+    "call_rule", "need_level", "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
     "call_void_sentence", "contract_table", "open_speed_sentence", "selection_note",
     "some_seat_sentence", "spread_sentence", "variant_sentence",

@@ -458,3 +458,31 @@ def call_rule(chart: pd.DataFrame, hand: int, decision: str = "call",
     if others.empty:
         return f"{name}: {decision} whenever offered (every cell with enough deals)."
     return f"{name}: {decision} when {when}; otherwise pass ({tail})."
+
+
+def call_chart_sentence(chart: pd.DataFrame, decision: str = "call") -> str:
+    """The call chart in one sentence: the contracts where acting clearly saves points in some
+    cell, those where it clearly costs points in some cell (Holm-adjusted per contract).
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"hand": [1, 1, 4, 7], "decision": "call",
+    ...                   "verdict": ["call", "pass", "pass", "unsure"]})
+    >>> s = call_chart_sentence(c)
+    >>> s.startswith("A call clearly saves points somewhere in hand 1 and clearly costs")
+    True
+    >>> "points somewhere in hands 1 and 4 (Holm-adjusted per contract)" in s
+    True
+    """
+    check_choice("decision", decision, ("call", "take"))
+    check_columns("chart", chart, ["hand", "decision", "verdict"])
+    c = chart[chart["decision"].astype(str) == decision]
+    saves = sorted(set(c.loc[c["verdict"] == decision, "hand"]))
+    costs = sorted(set(c.loc[c["verdict"] == "pass", "hand"]))
+
+    def where(hs):
+        return _hands(hs) if hs else "no contract"
+
+    return (f"A {decision} clearly saves points somewhere in {where(saves)} and clearly costs "
+            f"points somewhere in {where(costs)} (Holm-adjusted per contract); everywhere else "
+            "the data do not say.")
