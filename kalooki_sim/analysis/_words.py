@@ -381,7 +381,8 @@ def _stock_words(bands, everywhere, order) -> str:
     span = {b: (int(b.split("-")[0].rstrip("+")), b.split("-")[-1]) for b in order}
     at = [order.index(b) for b in bands]
     if at != list(range(at[0], at[0] + len(at))):
-        return f" with {join_words(bands).replace(' and ', ' or ')} cards in the stock"
+        listed = join_words([b.replace("-", "–") for b in bands]).replace(" and ", " or ")
+        return f" with {listed} cards in the stock"
     lo, hi = span[bands[-1]][0], span[bands[0]][1]
     if hi.endswith("+"):
         return f" with {lo}+ cards in the stock"
