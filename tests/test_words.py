@@ -199,3 +199,31 @@ def test_call_chart_sentence_names_the_contracts():
     s = A.call_chart_sentence(c.assign(verdict="unsure"))
     assert "saves points somewhere in no contract and clearly costs points somewhere in no " \
            "contract" in s
+
+
+def test_dealer_sentence_follows_the_paired_differences():
+    t = pd.DataFrame({"hand": [1, 2, 3], "d_penalty": [-5.1, -7.2, 2.0],
+                      "d_penalty_p": [0.0001, 0.001, 0.6]})
+    s = A.dealer_sentence(t)
+    assert "pays 5–7 points less per deal than the dealer in hands 1 and 2" in s
+    assert "in hand 3 the data do not say which seat pays less" in s
+    t["d_penalty_p"] = [0.6, 0.7, 0.0001]
+    s = A.dealer_sentence(t)
+    assert "pays 2 points more than the dealer in hand 3" in s and "less per deal" not in s
+    # a p of 0.02 alone passes, but not after Holm over three contracts
+    t["d_penalty_p"] = [0.02, 0.5, 0.5]
+    assert "in no contract do the data say" in A.dealer_sentence(t)
+    assert "in hand 1" in A.dealer_sentence(t.iloc[:1])
+
+
+def test_dealer_seats_pairs_the_two_seats_of_each_deal():
+    rows = pd.DataFrame({"hand": 1, "game": [0, 0, 1, 1, 2, 2], "attempt": 0, "players": 2,
+                         "seat": [0, 1] * 3, "dealer": [0, 0, 1, 1, 0, 0], "void": False,
+                         "went_out": [False, True, False, False, False, True],
+                         "penalty": [30, 0, 5, 20, 25, 0]})
+    t = A.dealer_seats(rows).iloc[0]
+    assert t["deals"] == 3 and t["penalty_dealer"] == pytest.approx((30 + 20 + 25) / 3)
+    assert t["d_penalty"] == pytest.approx(((0 - 30) + (5 - 20) + (0 - 25)) / 3)
+    assert t["out_other"] == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="players=4"):
+        A.dealer_seats(rows.assign(players=4))

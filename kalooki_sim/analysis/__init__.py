@@ -49,6 +49,7 @@ from ._chart import (
 from ._difficulty import (
     contract_difficulty,
     contract_label,
+    dealer_seats,
     p_dealt_table,
     p_some_seat_dealt,
     scored,
@@ -92,6 +93,7 @@ from ._words import (
     call_rule,
     call_sign_line,
     call_void_sentence,
+    dealer_sentence,
     first_phrase,
     join_words,
     open_speed_sentence,
@@ -103,14 +105,14 @@ from ._words import (
 
 __all__ = [
     "CALL_CHART_COLUMNS", "NEED_LEVELS", "STOCK_BANDS", "call_chart", "call_chart_sentence",
-    "call_rule", "need_level", "stock_band",
+    "call_rule", "dealer_sentence", "need_level", "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
     "call_void_sentence", "contract_table", "open_speed_sentence", "selection_note",
     "some_seat_sentence", "spread_sentence", "variant_sentence",
     "CALL_POLICIES", "EXPOSURE_LEVELS", "EXPOSURE_QUANTILES", "MEASURES", "THIN_DEALS",
     "THIN_DECISIONS", "Z95", "bootstrap_means", "call_games", "call_value", "cluster_mean_ci",
     "cluster_wilson", "compare_calls", "compare_rules", "confidence_sequence",
-    "contract_difficulty", "contract_label", "convergence", "dealt_meets",
+    "contract_difficulty", "contract_label", "dealer_seats", "convergence", "dealt_meets",
     "draws_from_interval", "first_phrase", "first_set", "focal_outcomes", "holm", "join_words",
     "km_fit", "mean_ci", "open_curve", "open_survival", "open_times", "p_deal_lays_groups",
     "p_dealt_table", "p_from_ci", "p_outs", "p_some_seat_dealt", "quantile_ci",

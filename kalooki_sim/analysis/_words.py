@@ -487,3 +487,49 @@ def call_chart_sentence(chart: pd.DataFrame, decision: str = "call") -> str:
     return (f"A {decision} clearly saves points somewhere in {where(saves)} and clearly costs "
             f"points somewhere in {where(costs)} (Holm-adjusted per contract); everywhere else "
             "the data do not say.")
+
+
+# -- Tuluki: the two seats ---------------------------------------------------------------------
+
+
+def dealer_sentence(seats: pd.DataFrame, alpha: float = 0.05) -> str:
+    """Which Tuluki seat pays less, per contract, from :func:`dealer_seats` rows: a sign claim
+    on the paired ``d_penalty`` (non-dealer minus dealer) that survives Holm's adjustment over
+    the contracts given, with the size (the range of the point estimates named).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"hand": [1, 2, 3], "d_penalty": [-5.1, -7.0, 1.0],
+    ...                   "d_penalty_p": [0.0001, 0.001, 0.6]})
+    >>> s = dealer_sentence(t)
+    >>> s.startswith("In Tuluki the non-dealer (who plays first and is offered the upcard) "
+    ...              "pays 5–7 points less per deal than the dealer in hands 1 and 2")
+    True
+    >>> "in hand 3 the data do not say which seat pays less" in s
+    True
+    """
+    from ._multiplicity import sign_claims
+
+    check_columns("seats", seats, ["hand", "d_penalty", "d_penalty_p"])
+    hands = seats["hand"].astype(int).tolist()
+    claims = sign_claims(hands, seats["d_penalty"], seats["d_penalty_p"], alpha=alpha)
+    d = seats.set_index(seats["hand"].astype(int))["d_penalty"]
+    def points(hs):
+        span = _span(d[hs])
+        return f"{span} point{'s' * (span != '1')}"
+
+    parts = []
+    if claims["lower"]:
+        parts.append(f"pays {points(claims['lower'])} less per deal than the dealer in "
+                     f"{_hands(claims['lower'])}")
+    if claims["higher"]:
+        parts.append(f"pays {points(claims['higher'])} more than the dealer in "
+                     f"{_hands(claims['higher'])}")
+    who = "In Tuluki the non-dealer (who plays first and is offered the upcard)"
+    if not parts:
+        return (f"{who} and the dealer: in no contract do the data say which seat pays less "
+                "(paired by deal; Holm-adjusted over the contracts).")
+    s = f"{who} " + " and ".join(parts)
+    if claims["unclear"]:
+        s += f"; in {_hands(claims['unclear'])} the data do not say which seat pays less"
+    return s + f" (paired by deal; Holm-adjusted over the {len(hands)} contracts)."
