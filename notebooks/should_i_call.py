@@ -35,7 +35,6 @@ out_dir = "../reports"
 # %%
 import inspect
 import json
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -81,7 +80,6 @@ if bad:
 CAN_SAMPLE = "sample" in inspect.signature(ks.call_decisions).parameters
 parts, runs = [], []
 for h in CONTRACTS:
-    t0 = time.perf_counter()
     kw = {"sample": share[h]} if CAN_SAMPLE and share[h] < 1 else {}
     n = deals if CAN_SAMPLE else max(1, round(deals * share[h]))
     d = ks.call_decisions(n, h, players=players, policies=policies, seed=seed,
@@ -90,8 +88,7 @@ for h in CONTRACTS:
     runs.append({"contract": CONTRACTS[h], "deals played": n,
                  "share of decisions branched": share[h] if kw else 1.0,
                  "decisions branched": len(d),
-                 "deals with a decision": int(d.groupby(["game", "attempt"]).ngroups),
-                 "seconds": time.perf_counter() - t0})
+                 "deals with a decision": int(d.groupby(["game", "attempt"]).ngroups)})
 dec = pd.concat(parts, ignore_index=True)
 runs = pd.DataFrame(runs)
 # gain: how many fewer cards the contract needs with the card (0 or 1); <NA> where no card that
@@ -122,7 +119,7 @@ plots.show(fig, out, "call_chart",
            f"completes the contract) and the cards left in the stock (columns), with the 95% "
            f"interval clustered by deal. Blue: call; orange: pass; grey: unsure (Holm-adjusted "
            f"per contract); blank: fewer than {min_deals} deals. {deals:,} deals per contract, "
-           f"four `{policies}` players. The numbers are in call_chart.csv.")
+           f"four {policies} players. The numbers are in call_chart.csv.")
 headlines.append(
     f"The call chart ({deals:,} deals per contract, four `{policies}` players): "
     + A.call_chart_sentence(chart, "call").replace("A call", "a call", 1)
@@ -163,8 +160,8 @@ plots.show(fig, out, "take_chart",
 # page's minimum are left blank.
 
 # %%
-show(runs, caption="What the chart rests on, per contract: deals, decisions branched and "
-     "the time they took on this machine", digits=3)
+show(runs, caption="What the chart rests on, per contract: deals played and decisions "
+     "branched (each played both ways)", digits=3)
 display(Markdown(
     f"{deals:,} deals per contract at {players} players, everyone `{policies}`, seed {seed}: "
     f"**{len(dec):,} decisions** ({n_calls:,} chances to call, {n_takes:,} to take), each "

@@ -399,7 +399,8 @@ def call_chart(chart, contracts: dict, decision: str = "call", title: str | None
               Patch(color=VERDICT_COLORS["unsure"], label="unsure: the data do not say"),
               Patch(facecolor="white", edgecolor="#BBBBBB", label="blank: too few deals")]
     fig.legend(handles=legend, loc="lower center", ncol=4, fontsize=9, frameon=False)
-    fig.suptitle(title or f"When to {decision}: points, {decision} minus pass "
+    other = "pass" if decision == "call" else "draw from the stock"
+    fig.suptitle(title or f"When to {decision}: points, {decision} minus {other} "
                  f"(below 0: {verb} saves points), with the 95% interval", fontsize=12)
     fig.tight_layout(rect=(0, 0.04, 1, 0.97))
     return fig
