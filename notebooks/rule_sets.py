@@ -16,7 +16,8 @@
 # other players' melds (V5)? How many calls (V8)? Each variant below plays every contract on
 # **the same deals** as the card's rules (same seeds: where the packs agree, the same shuffle),
 # four `greedy` players, and the differences are paired by deal, with 95% intervals.
-# The last section sets Tuluki (V9, two players) beside the four-player table.
+# The last section sets Tuluki (V9, two players) beside the four-player table, table by
+# table and seat by seat.
 
 # %% tags=["parameters"]
 deals = 3000  # deals per contract and rule set
@@ -151,6 +152,39 @@ longer = int((t2["turns_lo"].to_numpy() > t4["turns_hi"].to_numpy()).sum())
 shorter = int((t2["turns_hi"].to_numpy() < t4["turns_lo"].to_numpy()).sum())
 text = (f"Tuluki hands last longer in table turns than four-player hands in {longer} of 9 "
         f"contracts and shorter in {shorter} (non-overlapping 95% intervals).")
+headlines.append(text)
+display(Markdown(text))
+
+# %% [markdown]
+# ### The two Tuluki seats
+#
+# At a Tuluki table the seats are not alike: the non-dealer plays first and is offered the
+# upcard (C1), the dealer discards into the other's hand first. Both seats play the same deal,
+# so their penalties are compared deal by deal (paired), with 95% intervals.
+
+# %%
+tuluki = ks.Rules(players=2, tuluki=True)
+seat_rows = pd.concat([ks.play_hands(deals, h, policies=policies, seed=seed, rules=tuluki,
+                                     progress=False) for h in range(1, 10)],
+                      ignore_index=True)
+seats = A.dealer_seats(seat_rows)
+seats.to_csv(out / "rule_sets_tuluki_seats.csv", index=False)
+plots.table(pd.DataFrame({
+    "hand": seats["hand"],
+    "deals": seats["deals"].map("{:,}".format),
+    "dealer's penalty": [plots.num_ci(r.penalty_dealer, r.penalty_dealer_lo,
+                                      r.penalty_dealer_hi) for r in seats.itertuples()],
+    "non-dealer's penalty": [plots.num_ci(r.penalty_other, r.penalty_other_lo,
+                                          r.penalty_other_hi) for r in seats.itertuples()],
+    "non-dealer minus dealer (paired)": [
+        plots.num_ci(r.d_penalty, r.d_penalty_lo, r.d_penalty_hi, signed=True)
+        for r in seats.itertuples()],
+    "non-dealer goes out": [plots.pct_ci(r.out_other, r.out_other_lo, r.out_other_hi)
+                            for r in seats.itertuples()],
+}), f"Tuluki per seat: each seat's mean penalty (points per deal) and the paired difference, "
+    f"non-dealer minus dealer (below 0: the non-dealer pays less), {deals:,} deals per "
+    "contract, 95% intervals")
+text = A.dealer_sentence(seats)
 headlines.append(text)
 display(Markdown(text))
 

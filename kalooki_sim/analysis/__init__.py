@@ -12,6 +12,8 @@ studies produce; one namespace over private modules, one per trade (as ``scipy.s
 * ``_rules``: rule sets side by side on the same deals (``compare_rules``);
 * ``_strength``: a policy against a field, per contract, the seats rotated on the same deals
   (``strength_table``);
+* ``_chart``: the call chart a player can keep (``call_chart``: verdicts by cards still
+  needed and stock left);
 * ``_words``: sentences built from the numbers.
 
 May import ``game``, ``engine``, ``players`` and ``studies``.
@@ -36,9 +38,18 @@ from ._calls import (
     value_map,
     variance_ratio,
 )
+from ._chart import (
+    CALL_CHART_COLUMNS,
+    NEED_LEVELS,
+    STOCK_BANDS,
+    call_chart,
+    need_level,
+    stock_band,
+)
 from ._difficulty import (
     contract_difficulty,
     contract_label,
+    dealer_seats,
     p_dealt_table,
     p_some_seat_dealt,
     scored,
@@ -78,8 +89,11 @@ from ._survival import km_fit, open_curve, open_survival, open_times
 from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
 from ._words import (
     RULE_MEASURE_WORDS,
+    call_chart_sentence,
+    call_rule,
     call_sign_line,
     call_void_sentence,
+    dealer_sentence,
     first_phrase,
     join_words,
     open_speed_sentence,
@@ -90,13 +104,15 @@ from ._words import (
 )
 
 __all__ = [
+    "CALL_CHART_COLUMNS", "NEED_LEVELS", "STOCK_BANDS", "call_chart", "call_chart_sentence",
+    "call_rule", "dealer_sentence", "need_level", "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
     "call_void_sentence", "contract_table", "open_speed_sentence", "selection_note",
     "some_seat_sentence", "spread_sentence", "variant_sentence",
     "CALL_POLICIES", "EXPOSURE_LEVELS", "EXPOSURE_QUANTILES", "MEASURES", "THIN_DEALS",
     "THIN_DECISIONS", "Z95", "bootstrap_means", "call_games", "call_value", "cluster_mean_ci",
     "cluster_wilson", "compare_calls", "compare_rules", "confidence_sequence",
-    "contract_difficulty", "contract_label", "convergence", "dealt_meets",
+    "contract_difficulty", "contract_label", "dealer_seats", "convergence", "dealt_meets",
     "draws_from_interval", "first_phrase", "first_set", "focal_outcomes", "holm", "join_words",
     "km_fit", "mean_ci", "open_curve", "open_survival", "open_times", "p_deal_lays_groups",
     "p_dealt_table", "p_from_ci", "p_outs", "p_some_seat_dealt", "quantile_ci",

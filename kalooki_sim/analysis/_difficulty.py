@@ -119,6 +119,75 @@ def seat_advantage(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def dealer_seats(df: pd.DataFrame) -> pd.DataFrame:
+    """Two-player tables (Tuluki, V9): the dealer's seat against the other's, paired by deal.
+
+    In each scored deal the non-dealer plays first and is offered the upcard (C1); the dealer
+    discards into the other's hand first. The two seats' penalties in one deal share the
+    cards, so their difference is taken per deal, then averaged (Student t, the deal as the
+    unit).
+
+    Parameters
+    ----------
+    df : DataFrame
+        Rows of :func:`kalooki_sim.play_hands` at two players (one or several contracts):
+        ``hand, game, attempt, players, seat, dealer, void, went_out, penalty``.
+
+    Returns
+    -------
+    DataFrame
+        One row per hand: ``deals``; ``penalty_dealer``, ``penalty_other`` and the paired
+        ``d_penalty`` (other minus dealer: below zero, the non-dealer pays less), each with
+        ``_lo`` / ``_hi`` (95%); ``out_dealer``, ``out_other`` (shares of deals each seat went
+        out, Wilson 95% ``_lo`` / ``_hi``) and ``d_penalty_p`` (the paired t test's p-value,
+        for a Holm family over the contracts).
+
+    Raises
+    ------
+    ValueError
+        If a column is missing or a row is not from a two-player table (naming ``players``).
+
+    Examples
+    --------
+    >>> import kalooki_sim as ks
+    >>> rows = ks.play_hands(50, hand=1, rules=ks.Rules(players=2, tuluki=True), seed=1)
+    >>> t = dealer_seats(rows)
+    >>> int(t["deals"].iat[0]), bool(t["d_penalty_lo"].iat[0] <= t["d_penalty_hi"].iat[0])
+    (50, True)
+    """
+    from scipy import stats
+
+    d = scored(_rows(df, ["hand", "game", "attempt", "players", "seat", "dealer", "void",
+                          "went_out", "penalty"]))
+    bad = d["players"] != 2
+    if bad.any():
+        raise ValueError(f"players={int(d.loc[bad, 'players'].iat[0])} is not allowed; give "
+                         "rows of a two-player table (Tuluki, V9)")
+    d = d.assign(role=np.where(d["seat"] == d["dealer"], "dealer", "other"))
+    rows = []
+    for h, g in d.groupby("hand", sort=True):
+        w = g.pivot_table(index=["game", "attempt"], columns="role",
+                          values=["penalty", "went_out"], aggfunc="first", observed=True)
+        w = w.dropna()
+        row = {"hand": int(h), "deals": len(w)}
+        for role in ("dealer", "other"):
+            m, lo, hi, _ = mean_ci(w[("penalty", role)].astype(float))
+            row.update({f"penalty_{role}": m, f"penalty_{role}_lo": lo,
+                        f"penalty_{role}_hi": hi})
+        diff = (w[("penalty", "other")] - w[("penalty", "dealer")]).to_numpy(float)
+        m, lo, hi, n = mean_ci(diff)
+        p = (float(stats.ttest_1samp(diff, 0.0).pvalue) if n >= 2 and np.ptp(diff) > 0
+             else (1.0 if m == 0 else 0.0) if n >= 2 else np.nan)
+        row.update(d_penalty=m, d_penalty_lo=lo, d_penalty_hi=hi, d_penalty_p=p)
+        for role in ("dealer", "other"):
+            k = int(w[("went_out", role)].astype(bool).sum())
+            q = _prop_row(k, len(w))
+            row.update({f"out_{role}": q["p"], f"out_{role}_lo": q["lo"],
+                        f"out_{role}_hi": q["hi"]})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 # -- the deal: one seat, and some seat at the table ------------------------------------------
 
 

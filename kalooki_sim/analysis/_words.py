@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..game._checks import check_choice, check_columns
 from ._multiplicity import first_set
 
 
@@ -337,3 +338,198 @@ def variant_sentence(name: str, t: pd.DataFrame, sig: dict, deals: int) -> str:
     if not parts:
         return f"{name}: no change survives the Holm adjustment at {deals:,} deals per contract."
     return f"{name} {join_words(parts)}, against the card on the same deals (Holm-adjusted)."
+
+
+# -- the call chart ---------------------------------------------------------------------------
+
+
+def _need_words(levels) -> str:
+    """What consecutive :data:`NEED_LEVELS` say: ``["0", "1"]`` -> ``'at most 1 card is
+    still needed after it'``, ``["0"]`` -> ``'it completes the contract'``."""
+    def cards(n):
+        return f"{n} card is" if n == "1" else f"{n} cards are"
+
+    nums = [lv for lv in levels if lv != "cannot lay it"]
+    parts = []
+    if nums:
+        lo, hi = nums[0], nums[-1]
+        top = hi.rstrip("+")
+        if hi == "0":
+            parts.append("it completes the contract")
+        elif hi.endswith("+") and lo == "0":
+            parts.append("the contract can still be laid with it")
+        elif hi.endswith("+"):
+            parts.append(f"{lo if lo != hi else top} or more cards are still needed after it")
+        elif lo == "0":
+            parts.append(f"at most {cards(top)} still needed after it")
+        elif lo == hi:
+            parts.append(f"{cards(top)} still needed after it")
+        else:
+            parts.append(f"{lo}–{top} cards are still needed after it")
+    if "cannot lay it" in levels:
+        parts.append("the contract cannot be laid even with it")
+    return " or ".join(parts)
+
+
+def _stock_words(bands, everywhere, order) -> str:
+    """Where in the stock, literally: ``''`` when ``bands`` are all the bands the chart has
+    enough deals in (``everywhere``), else ``' with 35+ cards in the stock'``, ``' with fewer
+    than 20 …'``, ``' with 20–49 …'`` for consecutive bands, or a list of them."""
+    bands = [b for b in order if b in bands]
+    if set(bands) >= set(everywhere):
+        return ""
+    span = {b: (int(b.split("-")[0].rstrip("+")), b.split("-")[-1]) for b in order}
+    at = [order.index(b) for b in bands]
+    if at != list(range(at[0], at[0] + len(at))):
+        listed = join_words([b.replace("-", "–") for b in bands]).replace(" and ", " or ")
+        return f" with {listed} cards in the stock"
+    lo, hi = span[bands[-1]][0], span[bands[0]][1]
+    if hi.endswith("+"):
+        return f" with {lo}+ cards in the stock"
+    if lo == 0:
+        return f" with fewer than {int(hi) + 1} cards in the stock"
+    return f" with {lo}–{hi} cards in the stock"
+
+
+def call_rule(chart: pd.DataFrame, hand: int, decision: str = "call",
+              contract: str | None = None) -> str:
+    """One contract's rule of thumb, computed from the verdicts of :func:`call_chart` rows.
+
+    Names where acting (``decision``: a call or a take) clearly saves points, by the cards
+    still needed after it and the stock left, and says to pass elsewhere, with how many of the
+    other cells clearly cost points and how many are unclear. Cells marked ``"too few"`` are
+    not counted, and the stock is named only as far as the chart has enough deals: "at any
+    stock" (no stock named) means every band with enough deals in this chart.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"hand": 1, "decision": "call",
+    ...                   "needed_after": ["0", "0", "1", "1", "2", "2"],
+    ...                   "stock_band": ["50+", "35-49"] * 3,
+    ...                   "verdict": ["call", "call", "call", "unsure", "pass", "pass"]})
+    >>> s = call_rule(c, 1, contract="three groups")
+    >>> s.startswith("Hand 1 (three groups): call when it completes the contract, or when 1 ")
+    True
+    >>> "with 50+ cards in the stock; otherwise pass (calling clearly costs points in 2 of" in s
+    True
+    >>> call_rule(c.assign(verdict="unsure"), 1)[:63]
+    'Hand 1: pass; no cell with enough deals shows calling clearly s'
+    """
+    from ._chart import NEED_LEVELS, STOCK_BANDS
+
+    check_choice("decision", decision, ("call", "take"))
+    check_columns("chart", chart, ["hand", "decision", "needed_after", "stock_band",
+                                   "verdict"])
+    name = f"Hand {int(hand)}" + (f" ({contract})" if contract else "")
+    c = chart[(chart["hand"] == hand) & (chart["decision"].astype(str) == decision)
+              & (chart["verdict"] != "too few")]
+    verb = "calling" if decision == "call" else "taking"
+    if c.empty:
+        return f"{name}: too few deals to say when to {decision}."
+    order = list(STOCK_BANDS)
+    need = c["needed_after"].astype(str)
+    band = c["stock_band"].astype(str)
+    acts = c["verdict"] == decision
+    # one stock phrase per level of cards needed; consecutive levels with the same phrase merge
+    clauses = []
+    for k, lv in enumerate(NEED_LEVELS):
+        at = (need == lv).to_numpy()
+        hit = at & acts.to_numpy()
+        if not hit.any():
+            continue
+        words = _stock_words(set(band[hit]), set(band), order)
+        if clauses and clauses[-1][1] == words and clauses[-1][2] == k - 1:
+            clauses[-1][0].append(lv)
+            clauses[-1][2] = k
+        else:
+            clauses.append([[lv], words, k])
+    others = c[~acts]
+    costs, n = int((others["verdict"] == "pass").sum()), len(others)
+    cells = f"{n} {'other ' * bool(clauses)}cell{'s' * (n != 1)} with enough deals"
+    if costs == n:
+        tail = f"{verb} clearly costs points in {'all' if n > 1 else 'the'} {cells}"
+    elif costs == 0:
+        tail = f"{'all' if n > 1 else 'the'} {cells} {'are' if n != 1 else 'is'} unclear"
+    else:
+        tail = f"{verb} clearly costs points in {costs} of the {cells}; the rest are unclear"
+    if not clauses:
+        return f"{name}: pass; no cell with enough deals shows {verb} clearly saving points " \
+               f"({tail})."
+    when = ", or when ".join(f"{_need_words(levels)}{words}" for levels, words, _ in clauses)
+    if others.empty:
+        return f"{name}: {decision} whenever offered (every cell with enough deals)."
+    return f"{name}: {decision} when {when}; otherwise pass ({tail})."
+
+
+def call_chart_sentence(chart: pd.DataFrame, decision: str = "call") -> str:
+    """The call chart in one sentence: the contracts where acting clearly saves points in some
+    cell, those where it clearly costs points in some cell (Holm-adjusted per contract).
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"hand": [1, 1, 4, 7], "decision": "call",
+    ...                   "verdict": ["call", "pass", "pass", "unsure"]})
+    >>> s = call_chart_sentence(c)
+    >>> s.startswith("A call clearly saves points somewhere in hand 1 and clearly costs")
+    True
+    >>> "points somewhere in hands 1 and 4 (Holm-adjusted per contract)" in s
+    True
+    """
+    check_choice("decision", decision, ("call", "take"))
+    check_columns("chart", chart, ["hand", "decision", "verdict"])
+    c = chart[chart["decision"].astype(str) == decision]
+    saves = sorted(set(c.loc[c["verdict"] == decision, "hand"]))
+    costs = sorted(set(c.loc[c["verdict"] == "pass", "hand"]))
+
+    def where(hs):
+        return _hands(hs) if hs else "no contract"
+
+    return (f"A {decision} clearly saves points somewhere in {where(saves)} and clearly costs "
+            f"points somewhere in {where(costs)} (Holm-adjusted per contract); everywhere else "
+            "the data do not say.")
+
+
+# -- Tuluki: the two seats ---------------------------------------------------------------------
+
+
+def dealer_sentence(seats: pd.DataFrame, alpha: float = 0.05) -> str:
+    """Which Tuluki seat pays less, per contract, from :func:`dealer_seats` rows: a sign claim
+    on the paired ``d_penalty`` (non-dealer minus dealer) that survives Holm's adjustment over
+    the contracts given, with the size (the range of the point estimates named).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"hand": [1, 2, 3], "d_penalty": [-5.1, -7.0, 1.0],
+    ...                   "d_penalty_p": [0.0001, 0.001, 0.6]})
+    >>> s = dealer_sentence(t)
+    >>> s.startswith("In Tuluki the non-dealer (who plays first and is offered the upcard) "
+    ...              "pays 5–7 points less per deal than the dealer in hands 1 and 2")
+    True
+    >>> "in hand 3 the data do not say which seat pays less" in s
+    True
+    """
+    from ._multiplicity import sign_claims
+
+    check_columns("seats", seats, ["hand", "d_penalty", "d_penalty_p"])
+    hands = seats["hand"].astype(int).tolist()
+    claims = sign_claims(hands, seats["d_penalty"], seats["d_penalty_p"], alpha=alpha)
+    d = seats.set_index(seats["hand"].astype(int))["d_penalty"]
+    def points(hs):
+        span = _span(d[hs])
+        return f"{span} point{'s' * (span != '1')}"
+
+    parts = []
+    if claims["lower"]:
+        parts.append(f"pays {points(claims['lower'])} less per deal than the dealer in "
+                     f"{_hands(claims['lower'])}")
+    if claims["higher"]:
+        parts.append(f"pays {points(claims['higher'])} more than the dealer in "
+                     f"{_hands(claims['higher'])}")
+    who = "In Tuluki the non-dealer (who plays first and is offered the upcard)"
+    if not parts:
+        return (f"{who} and the dealer: in no contract do the data say which seat pays less "
+                "(paired by deal; Holm-adjusted over the contracts).")
+    s = f"{who} " + " and ".join(parts)
+    if claims["unclear"]:
+        s += f"; in {_hands(claims['unclear'])} the data do not say which seat pays less"
+    return s + f" (paired by deal; Holm-adjusted over the {len(hands)} contracts)."

@@ -331,6 +331,81 @@ def game_level(t, fair: float):
                    "share of games won (higher is better)")
 
 
+#: the call chart's colours (Okabe-Ito tints, readable under black text); "too few" is blank
+VERDICT_COLORS = {"call": "#7FB8E0", "take": "#7FB8E0", "pass": "#F0A070",
+                  "unsure": "#E6E6E6"}
+
+
+def _signed(v: float) -> str:
+    """``-12.3 -> '−12'``, ``4 -> '+4'``, ``0.4 -> '0'`` (whole points, a true minus)."""
+    r = int(round(float(v)))
+    return "0" if r == 0 else f"{r:+d}".replace("-", "−")
+
+
+def call_chart(chart, contracts: dict, decision: str = "call", title: str | None = None):
+    """The call chart: one panel per contract (3 x 3), cards still needed after the card
+    (rows) by cards left in the stock (columns), coloured by verdict, the mean change in
+    points (act minus pass) and its 95% interval written in each cell; "too few" cells blank.
+
+    ``chart``: rows of :func:`kalooki_sim.analysis.call_chart`; ``contracts``: hand -> label
+    (the panel titles, in order); ``decision``: ``"call"`` or ``"take"``.
+    """
+    from matplotlib.patches import Patch, Rectangle
+
+    from ..analysis import NEED_LEVELS, STOCK_BANDS
+
+    if decision not in ("call", "take"):
+        raise ValueError(f"decision={decision!r} is not allowed; give 'call' or 'take'")
+    c = chart[chart["decision"].astype(str) == decision]
+    shown = c[c["verdict"] != "too few"]
+    # rows with no cell worth showing in any contract are left out ("cannot lay it" is rare)
+    levels = [lv for lv in NEED_LEVELS if (shown["needed_after"].astype(str) == lv).any()] \
+        or list(NEED_LEVELS[:5])
+    bands = list(STOCK_BANDS)
+    n_rows = len(levels)
+    fig, axes = _fig(3, 3, figsize=(12.8, 2.2 + 1.55 * n_rows), squeeze=False)
+    for ax, (h, name) in zip(axes.flat, contracts.items(), strict=False):
+        g = shown[shown["hand"] == h]
+        ax.set_xlim(0, len(bands))
+        ax.set_ylim(n_rows, 0)
+        ax.grid(False)
+        for sp in ax.spines.values():
+            sp.set_visible(False)
+        for r in g.itertuples():
+            x = bands.index(str(r.stock_band))
+            y = levels.index(str(r.needed_after))
+            ax.add_patch(Rectangle((x + 0.03, y + 0.04), 0.94, 0.92, lw=0,
+                                   color=VERDICT_COLORS[r.verdict]))
+            bold = r.verdict != "unsure"
+            ax.text(x + 0.5, y + 0.40, _signed(r.d_penalty), ha="center", va="center",
+                    fontsize=10, fontweight="bold" if bold else "normal")
+            ax.text(x + 0.5, y + 0.75, f"{_signed(r.d_penalty_lo)} to {_signed(r.d_penalty_hi)}",
+                    ha="center", va="center", fontsize=6.5, color="#333333")
+        ax.set_xticks(np.arange(len(bands)) + 0.5, bands, fontsize=8)
+        ax.set_yticks(np.arange(n_rows) + 0.5, levels, fontsize=8)
+        ax.tick_params(length=0)
+        ax.set_title(name, fontsize=10)
+        if g.empty:
+            ax.text(len(bands) / 2, n_rows / 2, "too few deals", ha="center", va="center",
+                    fontsize=9, color="#777777")
+    for ax in axes[-1]:
+        ax.set_xlabel("cards left in the stock", fontsize=9)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(f"cards still needed\nafter the {decision}", fontsize=9)
+    verb = "calling" if decision == "call" else "taking"
+    legend = [Patch(color=VERDICT_COLORS[decision], label=f"{decision}: {verb} clearly saves "
+                    "points"),
+              Patch(color=VERDICT_COLORS["pass"], label=f"pass: {verb} clearly costs points"),
+              Patch(color=VERDICT_COLORS["unsure"], label="unsure: the data do not say"),
+              Patch(facecolor="white", edgecolor="#BBBBBB", label="blank: too few deals")]
+    fig.legend(handles=legend, loc="lower center", ncol=4, fontsize=9, frameon=False)
+    other = "pass" if decision == "call" else "draw from the stock"
+    fig.suptitle(title or f"When to {decision}: points, {decision} minus {other} "
+                 f"(below 0: {verb} saves points), with the 95% interval", fontsize=12)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.97))
+    return fig
+
+
 # -- publishing ------------------------------------------------------------------------------
 
 

@@ -54,9 +54,14 @@ PAGES = {
                  "n_boot": 50},
     },
     "should_i_call": {
-        "title": "Should I call this card, now? Call value per decision and the advisor",
-        "default": {"deals": 100, "policy_hands": 2000, "rollouts": 2000, "seed": 2027},
-        "tiny": {"deals": 4, "policy_hands": 60, "rollouts": 100, "seed": 1},
+        "title": "Should I call this card, now? A call chart per contract",
+        # sample: the share of each deal's decisions branched, per contract, so that 2,000
+        # deals of every contract fit the page's time (provisional until the engine has it)
+        "default": {"deals": 2000, "sample": {1: 0.15, 2: 0.02, 3: 0.012, 4: 0.03, 5: 0.15,
+                                              6: 0.02, 7: 0.02, 8: 0.012, 9: 0.025},
+                    "min_deals": 30, "policy_hands": 2000, "rollouts": 2000, "seed": 2027},
+        "tiny": {"deals": 4, "sample": 1.0, "min_deals": 2, "policy_hands": 60,
+                 "rollouts": 100, "seed": 1},
     },
     "rule_sets": {
         "title": "Rule sets side by side: what the table arguments change",
