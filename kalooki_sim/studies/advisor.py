@@ -227,7 +227,7 @@ def _check_copies(parts, rules):
                 "happen")
 
 
-def _opponent_sizes(sizes, known, opened, laid, cards, rules):
+def _opponent_sizes(sizes, known, opened, laid, cards, rules, rules_g, rules_r):
     """Each opponent's hand size: as typed, else the cards dealt (less its melds if opened);
     an unopened opponent holds the cards dealt plus 2 per call (R9), an opened one at least 1
     (R12), and no seat holds fewer cards than are known in it."""
@@ -236,11 +236,11 @@ def _opponent_sizes(sizes, known, opened, laid, cards, rules):
     for k in range(1, P):
         if k in sizes:
             n = sizes[k]
-            if k in opened:
-                hi = max(1, cards + 2 * lim - laid[k])
+            if k in opened:  # its opening laid at least 3 cards a group, 4 a run (R3, R4)
+                hi = max(1, cards + 2 * lim - 3 * rules_g - 4 * rules_r)
                 n = check_int(f"hand_sizes[{k}]", n, 1, hi,
                               why=f"seat {k} has opened: 1 to the cards dealt plus 2 per call "
-                                  f"less the {laid[k]} cards of its melds given")
+                                  "less the cards of its contract")
             else:
                 ok = [cards + 2 * c for c in range(lim + 1)]
                 n = check_int(f"hand_sizes[{k}]", n, cards, ok[-1],
@@ -306,7 +306,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     laid = {k: 0 for k in range(1, P)}
     for owner, _, c in melds:
         laid[owner] += len(c)
-    n_size, opp_calls = _opponent_sizes(sizes, known, opened, laid, cards, rules)
+    n_size, opp_calls = _opponent_sizes(sizes, known, opened, laid, cards, rules, g, r)
     pool = np.full(N_CODES, rules.decks, np.int64)
     pool[JOKER] = rules.jokers
     for c in np.concatenate(shown):
