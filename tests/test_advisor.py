@@ -89,7 +89,7 @@ def test_sampled_tables_are_full_legal_tables():
 @pytest.mark.parametrize("kw, msg", [
     (dict(hand="7♥ 7♥ 2♣ 3♣ 4♣ 5♣ 6♣ 8♣ 9♣", card="7♥"), "7♥ is given 3 times"),
     (dict(hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥", card="6♦"), "hand has 8 cards"),
-    (dict(card="JK"), "joker is never discarded"),
+    (dict(card="JK", stock_left=70), r"joker is never discarded \(R6\): only the upcard"),
     (dict(card="7♥ 8♥"), "exactly one card"),
     (dict(stock_left=72), "stock_left=72"),  # 108 - 4 x 9 - 1 = 71 right after the deal
     (dict(stock_left=60, seen=" ".join(["3♣"] * 2 + ["4♣"] * 2 + ["5♣"] * 2 + ["7♣"] * 2
@@ -250,3 +250,8 @@ def test_the_advice_says_its_objective_the_cards_needed_and_a_legend():
     for word in ("doubled:", "void:", "relative:", "R12", "R13"):
         assert word in text
     assert a.confidence == "clearly" and "95% interval of the difference excludes zero" in text
+
+
+def test_C1_a_joker_upcard_may_be_taken():
+    a = ks.advise(**{**COMPLETE, "card": "JK"}, discarder=1, rollouts=20, policies="greedy")
+    assert a.situation["card"] == "JK" and a.action in ("take", "draw", "unsure")

@@ -277,8 +277,6 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     cards, g, r = rules.deal(hand_no)
     codes = _parse("hand", hand, rules)
     top = _one_card(card, rules)
-    if top == JOKER:
-        raise ValueError("card='JK' is not allowed; a joker is never discarded (R6)")
     discarder = check_int("discarder", discarder, 1, P - 1,
                           why="how many seats to your right the discarder sits (1: you are next)")
     calls_made = check_int("calls_made", calls_made, 0, rules.call_limit,
@@ -338,6 +336,10 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
                                               "; without reshuffled=True the stock is within "
                                               "the first stock (R13)") + default)
     stock_left = check_int("stock_left", stock_left, 0, hi, why=why)
+    if top == JOKER and (len(seen_codes) or melds or stock_left != dealt_stock or reshuffled):
+        raise ValueError("card='JK' is not allowed here; a joker is never discarded (R6): only "
+                         f"the upcard may be one (C1), with the stock as dealt ({dealt_stock} "
+                         "cards), nothing seen and nothing on the table")
     pile_extra = room - stock_left
     # the base table
     t = _E.new_table(P, rules.pack_size)
@@ -546,7 +548,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     hand : str or iterable
         Your cards (you have not opened: R8 lets only such a player take or call).
     card : str
-        The card just discarded (never a joker, R6).
+        The card just discarded (never a joker, R6; the upcard may be one, C1).
     contract : int or (int, int)
         The hand number of the schedule (1-9) or its ``(groups, runs)``.
     players : int
