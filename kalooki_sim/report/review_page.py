@@ -135,7 +135,7 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
            "<div class='legend'><b>Verdicts.</b> "
            + " ".join(f"<span class='v {k}'>{k}</span> {html.escape(v)}."
                       for k, v in VERDICTS.items())
-           + f"<br><b>Advisor.</b> clearly: the 95% interval of the difference excludes zero; "
+           + "<br><b>Advisor.</b> clearly: the 95% interval of the difference excludes zero; "
              "probably: only the one-sided 80% bound does. "
            + f"<br><b>Columns.</b> {html.escape(LEGEND)}</div>"]
     for h in timeline:

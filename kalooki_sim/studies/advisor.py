@@ -29,7 +29,7 @@ from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..game._checks import check_bool, check_choice, check_int, check_real, not_allowed
 from ..game._kernels import layoff as _L
 from ..game._progress import progress_bar
-from ..game.cards import JOKER, N_CODES, card_text, check_pack
+from ..game.cards import JOKER, N_CODES, card_text
 from ..game.melds import _one_card, meld_record, resolve_contract
 from ..players.needed import _parse, cards_needed, outs
 
