@@ -26,6 +26,7 @@ from .players.needed import cards_needed, outs
 from .players.tuning import tune_calls, tuned_policy
 from .studies.advisor import Advice, advise
 from .studies.decisions import call_decisions, trace_decision
+from .studies.review import review
 from .studies.study import Run, simulate
 from .studies.tournament import tournament
 
@@ -52,6 +53,7 @@ __all__ = [
     "play_games",
     "play_hands",
     "preset",
+    "review",
     "simulate",
     "solve_opening",
     "to_codes",

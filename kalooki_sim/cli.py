@@ -467,14 +467,14 @@ def cmd_advise(args) -> int:
     advise = _api("advise")
     kw = dict(players=args.rule_players or 4, discarder=args.discarder, stock_left=args.stock_left,
               calls_made=args.calls_made, opened=tuple(args.opened or ()), table=tuple(table),
-              seen=tuple(seen), policies=_policies(args.policies), rollouts=args.rollouts,
+              seen=tuple(seen), known=args.known, hand_sizes=args.hand_sizes,
+              reshuffled=args.reshuffled, objective=args.objective,
+              policies=_policies(args.policies), rollouts=args.rollouts,
               margin=args.margin, time_limit=args.time_limit, seed=args.seed,
               rules=rules_from(args), progress=_progress(args))
     a = advise(" ".join(hand), card[0], args.contract, **kw)
     if args.csv is None:
-        print(a.recommendation)
-        print(f"({a.rollouts:,} rollouts)\n")
-        _show(a.table, args)
+        print(a)
         return 0
     _show(advice_table(a), args)
     return 0
@@ -489,8 +489,75 @@ def advice_table(a):
     out = pd.concat([a.table, pd.DataFrame([{"action": "difference", **a.difference,
                                               "rollouts": a.rollouts}])], ignore_index=True)
     out["advice"] = a.action
+    out["confidence"] = getattr(a, "confidence", None)
+    out["objective"] = getattr(a, "objective", None)
+    for k, v in getattr(a, "needed", {}).items():
+        out[k] = v
     out["recommendation"] = a.recommendation
     return out
+
+
+def cmd_review(args) -> int:
+    """``kalooki review``."""
+    from .engine.trace import trace
+
+    review = _api("review")
+    if args.out is not None:
+        from .game._checks import check_writable_file
+
+        if not str(args.out).lower().endswith((".html", ".htm")):
+            raise UsageError(f"--out {args.out!r} is not allowed; give a file name ending in "
+                             ".html")
+        check_writable_file("--out", args.out)
+    t = trace(args.seed, game=args.game, hand=args.hand or 1, policies=_policies(args.policies),
+              rules=rules_from(args), whole_game=args.hand is None)
+    table = review(t, args.seat, rollouts=args.rollouts, objective=args.objective,
+                   policies=_policies(args.rollout_policies), seed=args.rollout_seed,
+                   threads=args.threads, progress=_progress(args))
+    if args.csv is not None:
+        _show(table, args)
+    else:
+        print(f"seat {args.seat}: {len(table)} decisions, {args.rollouts:,} rollouts each; "
+              f"values are {args.objective} points (lower is better): act = take or call, "
+              "not = draw or pass")
+        _show(_readable_review(table), args)
+        print("\nverdict: good / mistake = the action taken / the other is better, its 95% "
+              "interval excluding zero; close = the interval holds zero")
+    if args.out is not None:
+        from .report.review_page import review_html
+
+        where = f"game {args.game}" + (f", hand {args.hand}" if args.hand else "")
+        page = review_html(t, args.seat, table,
+                           title=f"Review of seat {args.seat}: seed {args.seed}, {where}")
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(page)
+        if not args.quiet:
+            print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+def _readable_review(table):
+    """:func:`~kalooki_sim.review`'s table for the terminal: the decision, what was done, the
+    advisor's values with the interval in one cell, cards needed and outs, the verdict."""
+    import pandas as pd
+
+    def na(v):
+        return "-" if pd.isna(v) else str(int(v))
+
+    return pd.DataFrame({
+        "hand": table["hand"], "attempt": table["attempt"], "turn": table["turn"],
+        "decision": table["decision"], "card": table["card"], "you": table["action"],
+        "advisor": [a if a == "unsure" else f"{a} ({c})"
+                    for a, c in zip(table["advice"], table["confidence"], strict=True)],
+        "act, points": table["value_act"].map("{:+.1f}".format),
+        "not, points": table["value_pass"].map("{:+.1f}".format),
+        "act - not [95%]": [_est_ci(*r) for r in zip(table["d_value"], table["d_value_lo"],
+                                                     table["d_value_hi"], strict=True)],
+        "needed": [f"{na(a)} -> {na(b)}" for a, b in zip(table["needed_before"],
+                                                        table["needed_after"], strict=True)],
+        "outs": [f"{na(a)} -> {na(b)}" for a, b in zip(table["outs_before"],
+                                                      table["outs_after"], strict=True)],
+        "verdict": table["verdict"]})
 
 
 def cmd_report(args) -> int:
@@ -544,7 +611,16 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
     "advise": """examples:
   kalooki advise --cards "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
   kalooki advise --cards "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
-      --opened 1,3 --table "5♠ 5♥ 5♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" --rollouts 500""",
+      --opened 1,3 --table "5♠ 5♥ 5♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" --rollouts 500
+  kalooki advise --cards "..." --card 7♥ --contract 6 --known "1:7♠ 7♦" --known "3:2♣" \\
+      --hand-sizes 1:15 --objective penalty""",
+    "review": """examples:
+  kalooki review --seed 1 --game 0 --hand 9 --seat 0                  # the table of decisions
+  kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
+  kalooki review --seed 1 --hand 6 --seat 2 --policies expert,greedy,greedy,greedy --csv
+
+how long (measured on 2 cores shared with other work, 2026-12-01): hand 9 of --seed 1 (28
+decisions of seat 0, two attempts) took 9 s at 200 rollouts per decision.""",
     "report": """examples:
   kalooki report                 # executes the notebooks and writes reports/ (minutes)
   kalooki report --tiny --out /tmp/report""",
@@ -674,7 +750,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", default=None, metavar="MELDS",
                    help='melds on the table, ";" between melds, e.g. "5♠ 5♥ 5♦; 9♣ 10♣ J♣"')
     p.add_argument("--seen", default=None, metavar="CARDS",
-                   help="other cards seen going into the pile")
+                   help="the discards under the card, bottom first, as far as you saw them")
+    p.add_argument("--known", action="append", default=None, metavar="SEAT:CARDS",
+                   help='cards an opponent took or called and still holds, e.g. "1:7♠ 7♥ 6♥" '
+                        "(seat to your right; repeatable, one per seat)")
+    p.add_argument("--hand-sizes", default=None, metavar="SEAT:N,...",
+                   help="opponents' hand sizes, e.g. 1:11,3:9 (default: the cards dealt, less "
+                        "the cards of its melds if opened)")
+    p.add_argument("--reshuffled", action="store_true",
+                   help="the stock was made again from the pile (R13): the next empty stock "
+                        "voids the hand; give --stock-left")
+    p.add_argument("--objective", choices=["relative", "penalty"], default="relative",
+                   help="relative: your penalty minus the table's mean, doubles counted (what "
+                        "decides a game); penalty: your own penalty alone")
     p.add_argument("--policies", default="expert", metavar="P[,P...]",
                    help=_POLICIES_HELP + "; how every seat plays the rollouts")
     p.add_argument("--rollouts", type=int, default=2000, metavar="N",
@@ -685,6 +773,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="stop early after SECONDS (default: no limit)")
     p.add_argument("--seed", type=int, default=0, help="the seed of the rollouts")
+    _add_output(p)
+    add_rules_flags(p)
+
+    p = _sub(subs, "review", cmd_review, "review one seat's take and call decisions",
+             "kalooki_sim.review: replay a hand (or a game) as 'kalooki replay' does and judge "
+             "every take and call decision of --seat with the advisor, from what the seat knew "
+             "then; --out writes the hand's timeline as an HTML page.")
+    p.add_argument("--seed", type=int, required=True,
+                   help="the seed of the run to replay (C3)")
+    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
+    p.add_argument("--hand", type=int, default=None, metavar="H",
+                   help="the hand number (default: the whole game)")
+    p.add_argument("--seat", type=int, required=True, metavar="K",
+                   help="the seat to review, 0 to players - 1")
+    p.add_argument("--policies", default="greedy", metavar="P[,P...]",
+                   help=_POLICIES_HELP + "; how the traced hand was played")
+    p.add_argument("--rollouts", type=int, default=200, metavar="N",
+                   help="paired rollouts per decision")
+    p.add_argument("--objective", choices=["relative", "penalty"], default="relative",
+                   help="relative: your penalty minus the table's mean, doubles counted; "
+                        "penalty: your own penalty alone")
+    p.add_argument("--rollout-policies", default="expert", metavar="P[,P...]",
+                   help="how every seat plays in the rollouts (the advisor's model)")
+    p.add_argument("--rollout-seed", type=int, default=0, help="the seed of the rollouts")
+    p.add_argument("--threads", type=int, default=None, metavar="T",
+                   help="numba threads (default: all cores)")
+    p.add_argument("--out", default=None, metavar="FILE.html",
+                   help="also write the hand's timeline, every decision annotated, as an HTML "
+                        "page (default: none)")
     _add_output(p)
     add_rules_flags(p)
 

@@ -19,7 +19,8 @@ import kalooki_sim as ks
 from kalooki_sim import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ["simulate", "replay", "rules", "tournament", "call-value", "advise", "report"]
+COMMANDS = ["simulate", "replay", "rules", "tournament", "call-value", "advise", "review",
+            "report"]
 
 
 def run(capsys, *argv):
@@ -56,7 +57,7 @@ def test_top_level_help_lists_every_command(capsys):
 
 
 @pytest.mark.parametrize("command", ["simulate", "replay", "rules", "tournament", "call-value",
-                                     "advise"])
+                                     "advise", "review"])
 def test_every_rules_field_is_a_flag(capsys, command):
     _, out, _ = run(capsys, command, "--help")
     for f in dataclasses.fields(ks.Rules):
@@ -579,3 +580,69 @@ def test_tournament_and_call_value_tables_give_intervals_in_readable_units(capsy
     out = capsys.readouterr().out
     assert "what acting is worth" in out and "penalty, points" in out
     assert re.search(r"-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]", out)
+
+
+# -- issue 19: the history in advise, and review ------------------------------------------------
+
+
+def test_advise_known_hand_sizes_and_objective_reach_the_advice(capsys):
+    argv = ["advise", "--cards", "K♠ K♥ K♦ Q♠ Q♥ Q♦ 7♥ 7♦ 2♣", "--card", "3♣", "--contract", "1",
+            "--discarder", "1", "--rollouts", "20", "--policies", "greedy", "--csv"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    t = pd.read_csv(io.StringIO(out))
+    assert (t["objective"] == "relative").all() and t["needed_before"].iat[0] == 1
+    code, out, err = run(capsys, *argv, "--known", "1:7♠ 7♠", "--known", "2:7♣ 7♣ JK JK",
+                         "--known", "3:JK JK", "--hand-sizes", "1:11,2:11", "--seen", "7♥ 7♦",
+                         "--reshuffled", "--stock-left", "5", "--objective", "penalty")
+    assert code == 0, err
+    t = pd.read_csv(io.StringIO(out))
+    assert (t["objective"] == "penalty").all()
+    assert t["needed_before"].iat[0] == 2  # every 7 and joker out of reach: the 2s it is
+    code, _, err = run(capsys, *argv, "--known", "1:7♠ 7♠ 7♠")
+    one_line_error(code, err, "known[1]", "7♠")
+    code, _, err = run(capsys, *argv, "--known", "5:7♠")
+    one_line_error(code, err, "known seat=5")
+
+
+def test_advise_prints_the_objective_and_the_legend(capsys):
+    code, out, err = run(capsys, "advise", "--cards", "K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", "--card",
+                         "6♦", "--contract", "1", "--discarder", "1", "--rollouts", "20",
+                         "--policies", "greedy")
+    assert code == 0, err
+    assert "objective: relative" in out and "doubled:" in out and "void:" in out
+    assert "Cards needed: 1 now, 0 with 6♦" in out
+
+
+def test_review_prints_the_decisions_and_writes_the_html_timeline(capsys, tmp_path):
+    page = tmp_path / "review.html"
+    code, out, err = run(capsys, "review", "--seed", "4", "--game", "0", "--hand", "6", "--seat",
+                         "1", "--policies", "expert", "--rollouts", "10", "--rollout-policies",
+                         "greedy", "--out", str(page))
+    assert code == 0, err
+    table = ks.review(ks.trace(seed=4, hand=6, policies="expert"), 1, rollouts=10,
+                      policies="greedy")
+    assert f"seat 1: {len(table)} decisions" in out
+    for v in table["verdict"]:
+        assert v in out
+    text = page.read_text(encoding="utf-8")
+    assert "<caption>Timeline of seat 1" in text and "your cards after" in text
+    assert text.count("<tr") >= len(table) + 3
+    assert f"wrote {page}" in err
+    code, out, err = run(capsys, "review", "--seed", "4", "--hand", "6", "--seat", "1",
+                         "--policies", "expert", "--rollouts", "10", "--csv")
+    assert code == 0, err
+    t = pd.read_csv(io.StringIO(out))
+    assert {"verdict", "d_value", "d_value_lo", "d_value_hi", "action"} <= set(t.columns)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--seat", "4"], ["seat=4", "0-3"]),
+    (["--seat", "0", "--out", "review.txt"], ["--out", ".html"]),
+    (["--seat", "0", "--rollouts", "1"], ["rollouts=1"]),
+])
+def test_review_bad_input_is_one_line(capsys, tmp_path, argv, words):
+    argv = [a if a != "review.txt" else str(tmp_path / a) for a in argv]
+    code, _, err = run(capsys, "review", "--seed", "1", "--hand", "1", *argv)
+    one_line_error(code, err, *words)
+    assert list(tmp_path.iterdir()) == []

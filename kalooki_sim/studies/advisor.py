@@ -6,6 +6,11 @@ deals the cards the player cannot see at random, consistently with all that (eac
 full legal table), plays every sample on both ways with the same cards and the same later
 random draws, and compares: the paired difference is the decision's value, with an interval.
 Like a poker equity calculator it can stop early at a target interval width or a time limit.
+
+What a player saw at the table is used (issue 19): the cards each opponent took or called and
+still holds (``known``), the opponents' hand sizes, the discards in order and whether the stock
+was reshuffled (R13). What it optimises is a choice: its own penalty, or its penalty against
+the table's mean (doubles counted), which is what decides a game (R12, R14).
 """
 
 from __future__ import annotations
@@ -21,14 +26,31 @@ from scipy import stats
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine.play import _setup, _threads, defer_players, rules_vector
-from ..game._checks import check_bool, check_int, check_real, not_allowed
+from ..game._checks import check_bool, check_choice, check_int, check_real, not_allowed
 from ..game._kernels import layoff as _L
 from ..game._progress import progress_bar
-from ..game.cards import JOKER, N_CODES, card_text, check_pack
+from ..game.cards import JOKER, N_CODES, card_text
 from ..game.melds import _one_card, meld_record, resolve_contract
-from ..players.needed import _parse
+from ..players.needed import _parse, cards_needed, outs
 
 BATCH = 250  # rollouts between checks of the margin and the clock
+RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relative
+
+#: what the advisor can optimise, defined for a reader
+OBJECTIVES = {
+    "relative": "your penalty minus the table's mean penalty, doubles counted: what decides a "
+                "game",
+    "penalty": "your own hand penalty alone",
+}
+_WHAT = {"relative": "expected points against the table", "penalty": "expected hand penalty"}
+
+#: the columns of :attr:`Advice.table`, for a reader (printed under the table)
+LEGEND = (
+    "penalty: your hand penalty, points (R12; doubled when caught). relative: your penalty "
+    "minus the table's mean penalty, points (below 0 is good). out: you went out first. "
+    "doubled: someone went out on its opening and your penalty was doubled (R12). void: the "
+    "stock ran out twice and nobody scored (R13). _lo, _hi: the 95% interval."
+)
 
 _ACT = {True: "take", False: "call"}  # by "is the seat next" (R9.1 take, R9.2 call)
 _PASS = {True: "draw", False: "pass"}
@@ -36,13 +58,21 @@ _PASS = {True: "draw", False: "pass"}
 
 @dataclass
 class Advice:
-    """What :func:`advise` found. ``table``: one row per action (expected hand penalty, chance of
-    going out first, of being caught doubled, of the hand ending void, each with a 95%
-    interval); ``difference``: act minus not act, paired (``penalty``, ``penalty_lo``,
-    ``penalty_hi``, ``out``, ``out_lo``, ``out_hi``); ``action``: ``"call"``, ``"pass"``,
-    ``"take"``, ``"draw"`` or ``"unsure"`` (the penalty interval contains zero);
-    ``recommendation``: a sentence; ``rollouts``: paired rollouts played; ``stopped_by``:
-    ``"rollouts"``, ``"margin"`` or ``"time_limit"``."""
+    """What :func:`advise` found.
+
+    ``table``: one row per action: your expected hand ``penalty``, ``relative`` (penalty minus
+    the table's mean penalty), the chance of going ``out`` first, of being caught ``doubled``,
+    of the hand ending ``void``, each with its 95% interval (``_lo``, ``_hi``; see
+    :data:`LEGEND`). ``difference``: act minus not act, paired (``penalty``, ``relative``,
+    ``out``, each with ``_lo``/``_hi``). ``objective``: ``"relative"`` or ``"penalty"``, the
+    difference the advice is read from. ``action``: ``"call"``, ``"pass"``, ``"take"``,
+    ``"draw"`` or ``"unsure"``. ``confidence``: ``"clearly"`` (the 95% interval of the paired
+    difference excludes zero), ``"probably"`` (the one-sided 80% bound does, the 95% interval
+    not), or ``"unsure"``. ``needed``: cards still needed and outs without and with the card
+    (``needed_before``, ``needed_after``, ``outs_before``, ``outs_after``; None when no card
+    that can still come lays the contract). ``recommendation``: the sentence; ``rollouts``:
+    paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"`` or ``"time_limit"``.
+    """
 
     table: pd.DataFrame
     difference: dict
@@ -52,15 +82,20 @@ class Advice:
     stopped_by: str
     seconds: float
     situation: dict = field(default_factory=dict)
+    objective: str = "relative"
+    confidence: str = "unsure"
+    needed: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
         shown = self.table.copy()
         for c in shown.columns:
             if c.startswith(("out", "doubled", "void")):
                 shown[c] = (100 * shown[c]).map("{:.1f}%".format)
-            elif c.startswith("penalty"):
+            elif c.startswith(("penalty", "relative")):
                 shown[c] = shown[c].map("{:.1f}".format)
-        return f"{self.recommendation}\n\n{shown.to_string(index=False)}"
+        return (f"{self.recommendation}\n\nobjective: {self.objective} "
+                f"({OBJECTIVES[self.objective]})\n\n{shown.to_string(index=False)}\n\n"
+                f"{LEGEND}")
 
 
 def _contract_text(g, r):
@@ -116,8 +151,121 @@ def _melds(table, opened, players, rules):
     return out
 
 
+def _seat_map(name, value, players, allowed):
+    """``{offset: text}`` from a dict, a ``"1: 7♠ 7♥; 3: 2♣"`` text or ``"k:..."`` strings."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        value = [v for v in value.split(";") if v.strip()]
+    if isinstance(value, dict):
+        items = list(value.items())
+    else:
+        items = []
+        for v in value:
+            if not isinstance(v, str) or ":" not in v:
+                raise ValueError(not_allowed(name, v, allowed))
+            k, _, rest = v.partition(":")
+            items.append((k, rest))
+    out = {}
+    why = f"seats to your right, each 1-{players - 1}, as in opened"
+    for k, v in items:
+        if isinstance(k, str):
+            try:
+                k = int(k.strip())
+            except ValueError:
+                raise ValueError(not_allowed(name, value, allowed)) from None
+        k = check_int(f"{name} seat", k, 1, players - 1, why=why)
+        if k in out:
+            raise ValueError(not_allowed(name, value, allowed, f"seat {k} given twice"))
+        out[k] = v
+    return out
+
+
+def _known(known, players, rules):
+    """``{offset: codes}``: the cards each opponent took or called and still holds."""
+    allowed = ('a dict {seat: cards}, e.g. {1: "7♠ 7♥ 6♥"}, or text "1: 7♠ 7♥ 6♥; 3: 2♣" '
+               f"(seats to your right, 1-{players - 1})")
+    return {k: _parse(f"known[{k}]", v, rules)
+            for k, v in _seat_map("known", known, players, allowed).items()}
+
+
+def _sizes(hand_sizes, players):
+    """``{offset: int}``: the opponents' hand sizes a player counted."""
+    allowed = ('a dict {seat: cards}, e.g. {1: 11, 3: 9}, or text "1:11, 3:9" '
+               f"(seats to your right, 1-{players - 1})")
+    if isinstance(hand_sizes, str):
+        hand_sizes = [v for v in hand_sizes.replace(",", ";").split(";") if v.strip()]
+    out = {}
+    for k, v in _seat_map("hand_sizes", hand_sizes, players, allowed).items():
+        if isinstance(v, str):
+            try:
+                v = int(v.strip())
+            except ValueError:
+                raise ValueError(not_allowed("hand_sizes", hand_sizes, allowed)) from None
+        out[k] = v
+    return out
+
+
+def _check_copies(parts, rules):
+    """A card shown more often than the pack holds it (R1) is an impossible history: the error
+    says where each copy was given."""
+    from collections import Counter
+
+    total = Counter()
+    where = {}
+    for name, codes in parts:
+        for c in codes:
+            total[int(c)] += 1
+            where.setdefault(int(c), Counter())[name] += 1
+    for c, n in total.items():
+        cap = rules.jokers if c == JOKER else rules.decks
+        if n > cap:
+            places = ", ".join(f"{k} {v}" for k, v in where[c].items())
+            raise ValueError(
+                f"{card_text(c)} is given {n} times ({places}); the pack holds {cap} "
+                f"({rules.decks} decks + {rules.jokers} jokers, R1): a history that cannot "
+                "happen")
+
+
+def _opponent_sizes(sizes, known, opened, laid, cards, rules, rules_g, rules_r):
+    """Each opponent's hand size: as typed, else the cards dealt (less its melds if opened);
+    an unopened opponent holds the cards dealt plus 2 per call (R9), an opened one at least 1
+    (R12), and no seat holds fewer cards than are known in it."""
+    P, lim = rules.players, rules.call_limit
+    out, calls = {}, {}
+    for k in range(1, P):
+        if k in sizes:
+            n = sizes[k]
+            if k in opened:  # its opening laid at least 3 cards a group, 4 a run (R3, R4)
+                hi = max(1, cards + 2 * lim - 3 * rules_g - 4 * rules_r)
+                n = check_int(f"hand_sizes[{k}]", n, 1, hi,
+                              why=f"seat {k} has opened: 1 to the cards dealt plus 2 per call "
+                                  "less the cards of its contract")
+            else:
+                ok = [cards + 2 * c for c in range(lim + 1)]
+                n = check_int(f"hand_sizes[{k}]", n, cards, ok[-1],
+                              why=f"seat {k} has not opened: {cards} dealt plus 2 per call "
+                                  f"(R9), so one of {', '.join(map(str, ok))}")
+                if n not in ok:
+                    raise ValueError(not_allowed(f"hand_sizes[{k}]", n, "one of "
+                                                 + ", ".join(map(str, ok)),
+                                                 f"seat {k} has not opened: {cards} dealt "
+                                                 "plus 2 per call, R9"))
+                calls[k] = (n - cards) // 2
+        else:
+            n = max(1, cards - laid[k]) if k in opened else cards
+        m = len(known.get(k, ()))
+        if m > n:
+            raise ValueError(
+                f"known[{k}] holds {m} cards but seat {k} holds {n}; give at most {n} known "
+                f"cards, or its hand size with hand_sizes={{{k}: ...}} if it called (R9: a "
+                "call brings 2 cards)")
+        out[k] = n
+    return out, calls
+
+
 def _situation(hand, card, contract, players, discarder, stock_left, calls_made, opened, table,
-               seen, rules):
+               seen, rules, known=None, hand_sizes=None, reshuffled=False):
     """The base table (seat 0 is the player) and the hidden cards' pool, validated."""
     P = rules.players
     g, r = resolve_contract(contract, rules)
@@ -129,8 +277,6 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     cards, g, r = rules.deal(hand_no)
     codes = _parse("hand", hand, rules)
     top = _one_card(card, rules)
-    if top == JOKER:
-        raise ValueError("card='JK' is not allowed; a joker is never discarded (R6)")
     discarder = check_int("discarder", discarder, 1, P - 1,
                           why="how many seats to your right the discarder sits (1: you are next)")
     calls_made = check_int("calls_made", calls_made, 0, rules.call_limit,
@@ -144,37 +290,57 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
             f"hand has {len(codes)} cards; in hand {hand_no} ({_contract_text(g, r)}) a player "
             f"who has not opened holds the {cards} dealt plus 2 for each call, so {size} with "
             f"calls_made={calls_made} (R2, R9)")
+    reshuffled = check_bool("reshuffled", reshuffled)
     opened = _seats("opened", opened, P)
     melds = _melds(table, opened, P, rules)
     seen_codes = _parse("seen", seen, rules)
-    shown = [codes, [top], seen_codes] + [m[2] for m in melds]
-    try:
-        check_pack(np.concatenate(shown), rules)
-    except ValueError as e:
-        raise ValueError(f"the hand, card, table and seen cards together: {e}") from None
+    known = _known(known, P, rules)
+    sizes = _sizes(hand_sizes, P)
+    _check_copies([("in your hand", codes), ("as the card", [top]), ("in seen", seen_codes)]
+                  + [("on the table", [x for m in melds for x in m[2]])]
+                  + [(f"in known[{k}]", v) for k, v in known.items()], rules)
+    shown = [codes, [top], seen_codes] + [m[2] for m in melds] + list(known.values())
     dealt_stock = rules.pack_size - P * cards - 1
-    if stock_left is None:
-        stock_left = dealt_stock
-    stock_left = check_int("stock_left", stock_left, 0, dealt_stock,
-                           why=f"cards in the stock, at most {dealt_stock} right after the deal "
-                               "(the advisor does not play past R13's reshuffle)")
+    laid = {k: 0 for k in range(1, P)}
+    for owner, _, c in melds:
+        laid[owner] += len(c)
+    n_size, opp_calls = _opponent_sizes(sizes, known, opened, laid, cards, rules, g, r)
     pool = np.full(N_CODES, rules.decks, np.int64)
     pool[JOKER] = rules.jokers
     for c in np.concatenate(shown):
         pool[c] -= 1
     seat = {k: (-k) % P for k in range(1, P)}  # offset to the right -> engine seat
-    laid = {k: 0 for k in opened}
-    for owner, _, c in melds:
-        laid[owner] += len(c)
-    opp = np.zeros(P, np.int64)
+    opp = np.zeros(P, np.int64)  # hidden cards per seat
     for k in range(1, P):
-        opp[seat[k]] = max(1, cards - laid[k]) if k in opened else cards
+        opp[seat[k]] = n_size[k] - len(known.get(k, ()))
     n_pool = int(pool.sum())
-    pile_extra = n_pool - int(opp.sum()) - stock_left
-    if pile_extra < 0:
+    room = n_pool - int(opp.sum())
+    if room < 0:
         raise ValueError(
-            f"stock_left={stock_left} is not allowed: with {P} players holding their cards and "
-            f"the cards you gave, only {n_pool - int(opp.sum())} cards can be in the stock")
+            f"hand_sizes={n_size} is not allowed: the opponents would hold {int(opp.sum())} "
+            f"unknown cards but only {n_pool} cards are not in your hand, the pile, the table or "
+            "known; give smaller hands or fewer cards elsewhere")
+    if stock_left is None:
+        if reshuffled:
+            raise ValueError("stock_left=None is not allowed with reshuffled=True; give the "
+                             "cards in the stock after R13's reshuffle")
+        # as full as the rest allows: the stock after the deal less the calls' penalty cards
+        # (R9), and no more than the cards not placed elsewhere
+        stock_left = max(0, min(dealt_stock - calls_made - sum(opp_calls.values()), room))
+        default = " (stock_left=None: as full as the rest allows)"
+    else:
+        default = ""
+    hi = room if reshuffled else min(dealt_stock, room)
+    why = (f"at most {hi}: the pack less your hand, the pile and table you gave, the known "
+           "cards and the opponents' hands" + ("" if reshuffled or hi < dealt_stock else
+                                              "; without reshuffled=True the stock is within "
+                                              "the first stock (R13)") + default)
+    stock_left = check_int("stock_left", stock_left, 0, hi, why=why)
+    if top == JOKER and (len(seen_codes) or melds or stock_left != dealt_stock or reshuffled):
+        raise ValueError("card='JK' is not allowed here; a joker is never discarded (R6): only "
+                         f"the upcard may be one (C1), with the stock as dealt ({dealt_stock} "
+                         "cards), nothing seen and nothing on the table")
+    pile_extra = room - stock_left
     # the base table
     t = _E.new_table(P, rules.pack_size)
     hand_arr, ps, gs, _, disc, mtab = t[0], t[1], t[2], t[3], t[4], t[5]
@@ -184,13 +350,22 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     ps[:, _E.PS_NC_VAL0] = -1
     ps[:, _E.PS_NC_VAL1] = -1
     ps[0, _E.PS_CALLS] = calls_made
-    turns = max(0, dealt_stock - stock_left)
+    for k, n in opp_calls.items():
+        ps[seat[k], _E.PS_CALLS] = n
+    for k, cs in known.items():  # in the hand, known to the table, their ranks marked (R9)
+        for c in cs:
+            hand_arr[seat[k], c] += 1
+            hand_arr[_E._known_row(hand_arr, seat[k]), c] += 1
+            if c != JOKER:
+                ps[seat[k], _E.PS_TOOK] |= 1 << (int(c) % 13 + 1)
+    turns = dealt_stock if reshuffled else max(0, dealt_stock - stock_left)
     ps[:, _E.PS_TURNS] = turns // P
     gs[_E.GS_TURNS] = turns
     gs[_E.GS_OUT] = -1
     gs[_E.GS_FIRST_DOWN] = seat[min(opened)] if opened else -1
     gs[_E.GS_TAKEN_BY] = -1
     gs[_E.GS_CALLED_BY] = -1
+    gs[_E.GS_RESHUFFLED] = 1 if reshuffled else 0
     for k in opened:
         ps[seat[k], _E.PS_OPENED] = 1
         ps[seat[k], _E.PS_OPEN_TURN] = ps[seat[k], _E.PS_TURNS]
@@ -213,6 +388,9 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     for i, c in enumerate(seen_codes):
         disc[i] = c
     disc[len(seen_codes)] = top
+    if reshuffled:  # R13's reshuffle is spent: the pile never comes back
+        for c in list(seen_codes) + [top]:
+            hand_arr[P, c] += 1
     gs[_E.GS_DISC_N] = len(seen_codes) + 1
     gs[_E.GS_LIVE] = 1
     D = seat[discarder]
@@ -227,13 +405,34 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
             break
         s = (s + 1) % P
     flat = np.repeat(np.arange(N_CODES, dtype=np.int64), pool)
+    dead = [x for m in melds for x in m[2]] + [x for v in known.values() for x in v]
+    if reshuffled:
+        dead += list(seen_codes)
     info = dict(hand=[card_text(c) for c in codes], card=card_text(top), hand_no=hand_no,
                 contract=_contract_text(g, r), players=P, discarder=discarder,
                 stock_left=stock_left, calls_made=calls_made, opened=opened,
                 table=[[card_text(x) for x in m[2]] for m in melds],
-                seen=[card_text(c) for c in seen_codes], hidden=n_pool,
-                buried_unknown=pile_extra)
+                seen=[card_text(c) for c in seen_codes],
+                known={k: [card_text(c) for c in v] for k, v in known.items()},
+                hand_sizes=n_size, reshuffled=reshuffled, hidden=n_pool,
+                buried_unknown=pile_extra, out_of_reach=[card_text(c) for c in dead])
     return t, hand_no, flat, opp, pile_extra, mask, info
+
+
+def _needed(info, rules):
+    """Cards still needed and outs, without and with the card: the out-of-reach cards are those
+    on the table, known in an opponent's hand, and the pile once reshuffled (R13)."""
+    hand, card, h = info["hand"], info["card"], info["hand_no"]
+    seen = info["out_of_reach"]
+    out = {}
+    for when, cards in (("before", hand), ("after", hand + [card])):
+        try:
+            o = outs(cards, h, rules, seen=seen)
+            out[f"needed_{when}"] = cards_needed(cards, h, rules, seen=seen)
+            out[f"outs_{when}"] = int(o.attrs["total"])
+        except ValueError:  # no card that can still come lays it
+            out[f"needed_{when}"] = out[f"outs_{when}"] = None
+    return out
 
 
 def _t_interval(x):
@@ -257,49 +456,91 @@ def _wilson(k: int, n: int):
 
 
 def _summary(res, act_name, pass_name):
-    """The per-action table and the paired difference of rollout results ``res``."""
+    """The per-action table and the paired differences of rollout results ``res`` (columns
+    :data:`RC` per branch, acting first)."""
     rows = []
-    for name, o in ((act_name, 0), (pass_name, 4)):
-        pen = res[:, o]
-        m, lo, hi = _t_interval(pen)
-        row = {"action": name, "penalty": m, "penalty_lo": lo, "penalty_hi": hi}
+    for name, o in ((act_name, 0), (pass_name, RC)):
+        row = {"action": name}
+        for j, col in ((0, "penalty"), (4, "relative")):
+            m, lo, hi = _t_interval(res[:, o + j])
+            row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
         for j, col in ((1, "out"), (2, "doubled"), (3, "void")):
             p, plo, phi = _wilson(int(res[:, o + j].sum()), len(res))
             row.update({col: p, f"{col}_lo": plo, f"{col}_hi": phi})
         row["rollouts"] = len(res)
         rows.append(row)
-    d, dlo, dhi = _t_interval(res[:, 0] - res[:, 4])
-    o, olo, ohi = _t_interval(res[:, 1] - res[:, 5])
-    diff = {k: float(v) for k, v in (("penalty", d), ("penalty_lo", dlo), ("penalty_hi", dhi),
-                                     ("out", o), ("out_lo", olo), ("out_hi", ohi))}
+    diff = {}
+    for j, col in ((0, "penalty"), (4, "relative"), (1, "out")):
+        m, lo, hi = _t_interval(res[:, j] - res[:, RC + j])
+        diff.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi)})
     return pd.DataFrame(rows), diff
 
 
-def _sentence(action, act_name, pass_name, card, diff, table, n, stopped_by):
-    d, lo, hi = diff["penalty"], diff["penalty_lo"], diff["penalty_hi"]
+def confidence(d):
+    """How sure the paired differences ``d`` (act minus pass, lower is better) say which choice
+    is better: ``("clearly", sign)`` when the 95% Student t interval excludes zero,
+    ``("probably", sign)`` when only the one-sided 80% bound on the side of the mean does,
+    else ``("unsure", 0)``; ``sign`` is -1 when acting is better, +1 when passing is.
+
+    Examples
+    --------
+    >>> confidence([-3.0, -2.0, -4.0, -3.5])
+    ('clearly', -1)
+    >>> confidence([1.0, -1.0, 2.0, -2.0])
+    ('unsure', 0)
+    """
+    d = np.asarray(d, float)
+    m, lo, hi = _t_interval(d)
+    if d.size < 2 or not np.isfinite(m):
+        return "unsure", 0
+    if hi < 0 or lo > 0:
+        return "clearly", -1 if m < 0 else 1
+    se = float(d.std(ddof=1)) / np.sqrt(d.size)
+    bound = stats.t.ppf(0.80, d.size - 1) * se  # one-sided 80%
+    if m + bound < 0:
+        return "probably", -1
+    if m - bound > 0:
+        return "probably", 1
+    return "unsure", 0
+
+
+_SURE = {"clearly": "clearly: the 95% interval of the difference excludes zero",
+         "probably": "probably: the one-sided 80% bound excludes zero, the 95% interval does not"}
+
+
+def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objective, needed):
+    col = objective
+    d, lo, hi = diff[col], diff[f"{col}_lo"], diff[f"{col}_hi"]
     verb = {"take": "taking", "call": "calling"}[act_name]
+    what = _WHAT[objective]
     p_act, p_pass = table["out"].iat[0], table["out"].iat[1]
     how = (f"over {n:,} paired rollouts" + ("" if stopped_by == "rollouts" else
                                              f" (stopped by {stopped_by.replace('_', ' ')})"))
     odds = (f"; your chance of going out first goes from {p_pass:.0%} to {p_act:.0%} "
             f"(difference {diff['out']:+.1%}, 95% interval {diff['out_lo']:+.1%} to "
             f"{diff['out_hi']:+.1%})")
+    nb, na = needed.get("needed_before"), needed.get("needed_after")
+    need = ("" if nb is None and na is None else
+            f" Cards needed: {'-' if nb is None else nb} now, {'-' if na is None else na} with "
+            f"{card}; outs (copies still to come that cut it): "
+            f"{'-' if nb is None else needed['outs_before']} now, "
+            f"{'-' if na is None else needed['outs_after']} after.")
     if action == "unsure":
-        return (f"Too close to call: {verb} {card} changes your expected hand penalty by "
-                f"{d:+.1f} points (95% interval {lo:+.1f} to {hi:+.1f}) {how}, so either choice "
-                f"is reasonable; more rollouts may separate them{odds}.")
+        return (f"Too close to call: {verb} {card} changes your {what} by {d:+.1f} points "
+                f"(95% interval {lo:+.1f} to {hi:+.1f}) {how}, so either choice is reasonable; "
+                f"more rollouts may separate them{odds}.{need}")
     better = action == act_name
-    sure = "clearly" if (hi < -10 or lo > 10) else "probably"
     head = (f"{action.capitalize()} {card}" if better
             else f"{action.capitalize()}, do not {act_name} {card}")
     change = "lowers" if d < 0 else "raises"
-    return (f"{head} ({sure}): {verb} it {change} your expected hand penalty by {abs(d):.1f} "
-            f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.")
+    return (f"{head} ({_SURE[sure]}): {verb} it {change} your {what} by {abs(d):.1f} "
+            f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.{need}")
 
 
 def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, calls_made=0,
-           opened=(), table=(), seen=(), policies="expert", rollouts=2000, margin=None,
-           time_limit=None, seed=0, rules=None, progress=False) -> Advice:
+           opened=(), table=(), seen=(), known=None, hand_sizes=None, reshuffled=False,
+           objective="relative", policies="expert", rollouts=2000, margin=None,
+           time_limit=None, seed=0, rules=None, threads=None, progress=False) -> Advice:
     """Should I call (or take) this card? Paired rollouts from one situation (R9).
 
     Parameters
@@ -307,7 +548,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     hand : str or iterable
         Your cards (you have not opened: R8 lets only such a player take or call).
     card : str
-        The card just discarded (never a joker, R6).
+        The card just discarded (never a joker, R6; the upcard may be one, C1).
     contract : int or (int, int)
         The hand number of the schedule (1-9) or its ``(groups, runs)``.
     players : int
@@ -317,7 +558,8 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         or draw (R9.1); 2 or more, you may call it (R9.2) or pass; the players between you
         were asked first and passed.
     stock_left : int, optional
-        Cards left in the stock; default the stock right after the deal.
+        Cards left in the stock; default: as full as the rest allows (the stock right after the
+        deal less the calls' penalty cards, R9); required with ``reshuffled=True``.
     calls_made : int
         Your calls so far this hand (each brought you 2 cards).
     opened : iterable of int or str
@@ -326,19 +568,39 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         Melds on the table, each cards (owned in turn by the opened seats) or ``(seat, cards)``;
         as text, melds separated by ``;``.
     seen : str or iterable
-        Other cards you saw go out of play into the pile (buried discards).
+        The discards under the offered card, in the order they went down (bottom first), as far
+        as you saw them; the cards the count leaves over are buried unseen.
+    known : dict, str or iterable, optional
+        The public history: for each opponent (seat to your right, as in ``opened``) the cards
+        it took or called (R9) and has not laid down or discarded since, e.g.
+        ``{1: "7♠ 7♥ 6♥"}``, or text ``"1: 7♠ 7♥ 6♥; 3: 2♣"``. Every rollout gives that seat
+        these cards plus random unseen ones up to its hand size.
+    hand_sizes : dict or str, optional
+        Opponents' hand sizes, ``{1: 11, 3: 9}`` or ``"1:11, 3:9"``; default: the cards dealt
+        (less the cards of its melds given, if opened). An unopened seat holds the cards dealt
+        plus 2 per call (R9).
+    reshuffled : bool
+        The stock was made again from the pile (R13): the next empty stock voids the hand and
+        the pile (``seen``, the card) can never come back.
+    objective : {"relative", "penalty"}
+        What the advice minimises: ``"relative"`` (default), your penalty minus the table's
+        mean penalty, doubles counted (R12: what decides a game, R14); ``"penalty"``, your own
+        penalty alone.
     policies : str, Policy or list
         How everyone plays on from here (you included after this choice); ``"expert"``.
     rollouts : int
         Most paired rollouts to play.
     margin : float, optional
-        Stop once the half-width of the paired penalty interval is at most this (points).
+        Stop once the half-width of the objective's paired interval is at most this (points).
     time_limit : float, optional
         Stop after about this many seconds (checked every 250 rollouts).
     seed : int
-        Seed of the samples and of all play (C3): the same seed gives the same advice.
+        Seed of the samples and of all play (C3): the same seed gives the same advice, on any
+        number of threads.
     rules : Rules, optional
         Jamaican defaults otherwise.
+    threads : int, optional
+        Numba threads (default: all); the result does not depend on it.
     progress : bool, optional
         A progress bar of rollouts on stderr (advanced every 250); ``None``: on when stderr is
         a terminal; ``False`` (default): off.
@@ -346,27 +608,42 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     Returns
     -------
     Advice
+        ``action`` is the better choice when the difference of the objective (act minus pass,
+        paired) is at least *probably* signed, else ``"unsure"``; ``confidence`` says how sure:
+        **clearly** when its 95% interval excludes zero, **probably** when only the one-sided
+        80% bound excludes zero. The sentence says both, the cards needed and the outs.
+
+    Raises
+    ------
+    ValueError
+        For a situation or history that cannot happen: a card given more often than the pack
+        holds it (counting your hand, the card, the pile, the table and ``known``), more known
+        cards than a seat holds, a hand size the rules do not allow, a stock the rest leaves no
+        room for.
 
     Notes
     -----
-    The hidden cards (the stock, the opponents' hands, any discards you did not list) are
-    dealt uniformly at random given what you typed: opponents who have not opened hold the
-    cards dealt (calls they made are not known), an opened opponent the cards dealt less those
-    of its melds, at least one. What the other players showed by their choices is not used.
+    The hidden cards (the stock, the opponents' unknown cards, any discards you did not list)
+    are dealt uniformly at random given what you typed. Opponents' choices other than the
+    cards they took or called (what they passed, what they discarded) are not used.
 
     Examples
     --------
     >>> import kalooki_sim as ks
     >>> a = ks.advise("K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", "6♦", 1, discarder=1, rollouts=200,
     ...               policies="greedy", seed=1)
-    >>> a.action, a.rollouts
-    ('take', 200)
+    >>> a.action, a.confidence, a.objective, a.rollouts
+    ('take', 'clearly', 'relative', 200)
+    >>> a.needed["needed_before"], a.needed["needed_after"]
+    (1, 0)
     """
-    rules, pols, pol, seed, _ = _setup(defer_players(players, rules), policies, seed, rules, None)
+    rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
+                                             rules, threads)
     if rules.tuluki:
         raise ValueError("rules with tuluki=True are not allowed here: the advisor weighs "
                          "Kalooki's R9 offers (take, or call out of turn); Tuluki's discard "
                          "step (V9) is a different choice it does not model yet")
+    objective = check_choice("objective", objective, tuple(OBJECTIVES))
     rollouts = check_int("rollouts", rollouts, 2, 10_000_000)
     if margin is not None:
         margin = check_real("margin", margin, 0, open_lo=True)
@@ -374,7 +651,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         time_limit = check_real("time_limit", time_limit, 0, open_lo=True)
     base, hand_no, flat, opp, pile_extra, mask, info = _situation(
         hand, card, contract, players, discarder, stock_left, calls_made, opened, table, seen,
-        rules)
+        rules, known=known, hand_sizes=hand_sizes, reshuffled=reshuffled)
     next_up = info["discarder"] == 1
     act_name, pass_name = _ACT[next_up], _PASS[next_up]
     rv = rules_vector(rules, hand_no)
@@ -382,10 +659,11 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         progress = check_bool("progress", progress)
     bar = progress_bar(progress, rollouts, auto_at=0, unit="rollout", desc="kalooki advise")
     t0 = time.perf_counter()
-    res = np.zeros((rollouts, 8), np.float64)
+    res = np.zeros((rollouts, 2 * RC), np.float64)
+    j = 4 if objective == "relative" else 0  # the objective's column
     done, stopped_by = 0, "rollouts"
-    nw = max(1, 4 * numba.get_num_threads())
-    with _threads(None):
+    with _threads(threads):
+        nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
         while done < rollouts:
             k = min(BATCH, rollouts - done)
             _B.rollout_block(seed, rv, pol, base, flat, len(flat), opp, pile_extra, 0, mask,
@@ -395,7 +673,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
             if done >= rollouts:
                 break
             if margin is not None and done >= 2 * BATCH // 5:
-                _, lo, hi = _t_interval(res[:done, 0] - res[:done, 4])
+                _, lo, hi = _t_interval(res[:done, j] - res[:done, RC + j])
                 if (hi - lo) / 2 <= margin:
                     stopped_by = "margin"
                     break
@@ -405,12 +683,11 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     bar.close()
     res = res[:done]
     tab, diff = _summary(res, act_name, pass_name)
-    if diff["penalty_hi"] < 0:
-        action = act_name
-    elif diff["penalty_lo"] > 0:
-        action = pass_name
-    else:
-        action = "unsure"
-    text = _sentence(action, act_name, pass_name, info["card"], diff, tab, done, stopped_by)
+    sure, sign = confidence(res[:, j] - res[:, RC + j])
+    action = act_name if sign < 0 else pass_name if sign > 0 else "unsure"
+    needed = _needed(info, rules)
+    text = _sentence(action, sure, act_name, info["card"], diff, tab, done, stopped_by,
+                     objective, needed)
     return Advice(table=tab, difference=diff, action=action, recommendation=text, rollouts=done,
-                  stopped_by=stopped_by, seconds=time.perf_counter() - t0, situation=info)
+                  stopped_by=stopped_by, seconds=time.perf_counter() - t0, situation=info,
+                  objective=objective, confidence=sure, needed=needed)

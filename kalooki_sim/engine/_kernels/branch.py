@@ -328,6 +328,8 @@ def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, ac
 
 # -- the advisor's rollouts ----------------------------------------------------------------------
 
+ROLL_COLS = 5  # per branch of a rollout: penalty, out, doubled, void, relative (rollout_block)
+
 
 @njit(cache=True)
 def _sample_situation(base, t, pool, n_pool, opp_sizes, pile_extra, rst):
@@ -353,6 +355,8 @@ def _sample_situation(base, t, pool, n_pool, opp_sizes, pile_extra, rst):
     for j in range(pile_extra):
         n -= 1
         disc[j] = stock[n]
+        if gs[E.GS_RESHUFFLED] == 1:  # R13's reshuffle is spent: a buried card is dead
+            hand[E._seen_row(hand), stock[n]] += 1
     gs[E.GS_DISC_N] = nd + pile_extra
     gs[E.GS_STOCK_N] = n
 
@@ -365,7 +369,8 @@ def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, m
     the sample twice, ``me`` acting and passing (the seats in ``force_mask`` but ``me`` pass),
     the stock dealt by seat (:func:`.engine.seat_stock`) so each seat draws the same cards in
     both.
-    ``res[i - first]`` = (penalty, out, doubled, void) acting, then passing."""
+    ``res[i - first]`` = (penalty, out, doubled, void, relative) acting, then passing
+    (``relative``: the penalty minus the table's mean penalty, doubles counted, R12)."""
     P = rules[E.R_PLAYERS]
     per = (count + n_workers - 1) // n_workers
     for w in prange(n_workers):
@@ -388,11 +393,23 @@ def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, m
                 br[2][E.GS_FORCE_ACTS] = (1 << me) if act else 0
                 E.play_out(rules, pol, br)
                 pen, out, dbl, void = seat_outcome(rules, br, me)
-                o = 0 if act else 4
+                o = 0 if act else ROLL_COLS
                 res[j, o] = pen
                 res[j, o + 1] = out
                 res[j, o + 2] = dbl
                 res[j, o + 3] = void
+                res[j, o + 4] = pen - _table_mean(rules, br)
+
+
+@njit(cache=True)
+def _table_mean(rules, t):
+    """Mean penalty of every seat at the end of the hand on ``t`` (R12, doubles counted; 0 when
+    void, R13): a game is decided by points against the table, not by own points alone."""
+    P = rules[E.R_PLAYERS]
+    total = 0.0
+    for p in range(P):
+        total += seat_outcome(rules, t, p)[0]
+    return total / P
 
 
 def card_penalty(code):
