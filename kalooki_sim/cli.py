@@ -15,6 +15,15 @@ import re
 import sys
 import typing
 
+from .report.terminal import (
+    advice_table,
+    est_ci,
+    games_table,
+    means_table,
+    review_table,
+    tournament_table,
+)
+
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
@@ -246,50 +255,13 @@ def cmd_simulate(args) -> int:
     if args.csv is not None:
         _show(run.means(), args)
     else:
-        _show(_readable_means(run.means()), args)
+        _show(means_table(run.means()), args)
         games = run.game_summary()
         if len(games):
             print("\nwhole games (R14):")
-            _show(_readable_games(games), args)
+            _show(games_table(games), args)
     _plot(args, "simulate_chart", run)
     return 0
-
-
-#: ``Run.means`` columns as a reader sees them: (heading with its unit, shown as a percentage)
-_MEANS_SHOWN = {
-    "seat_hands": ("seat-hands", False), "scored": ("scored", False),
-    "void_per_hand": ("void deals per scored hand", False), "p_opened": ("opened %", True),
-    "mean_open_turn": ("own turn opened (mean)", False),
-    "mean_calls": ("calls per seat-hand", False), "p_went_out": ("went out %", True),
-    "p_out_on_opening": ("out on the opening %", True),
-    "mean_turns": ("own turns per hand", False), "mean_penalty": ("penalty, points", False),
-    "sd_penalty": ("penalty SD, points", False),
-    "loser_penalty": ("losers' penalty, points", False),
-}
-
-
-def _readable_means(df):
-    """:meth:`Run.means` for the terminal: proportions as percentages, units in the headings
-    (``--csv`` keeps the machine columns)."""
-    out = df.copy()
-    for col, (_, pct) in _MEANS_SHOWN.items():
-        if col in out:
-            out[col] = out[col].map(lambda v, pct=pct: f"{100 * v:.1f}%" if pct else v)
-    return out.rename(columns={c: h for c, (h, _) in _MEANS_SHOWN.items()})
-
-
-def _readable_games(df):
-    """:meth:`Run.game_summary` for the terminal: games, complete games, the win share (a shared
-    win counts for each winner, R14) and the mean game total in points."""
-    import pandas as pd
-
-    keys = [c for c in ("players", "seat", "policy") if c in df]
-    done = df["complete"].where(df["complete"] > 0)
-    return pd.DataFrame({**{k: df[k] for k in keys}, "games": df["games"],
-                         "complete": df["complete"],
-                         "win share": (df["winner"] / done).map(
-                             lambda v: "n/a" if pd.isna(v) else f"{100 * v:.1f}%"),
-                         "game total, points (mean)": df["total"] / done})
 
 
 def cmd_replay(args) -> int:
@@ -358,38 +330,9 @@ def cmd_tournament(args) -> int:
             _show(pairs, args)
     else:
         table = res
-        _show(table if args.csv is not None else _readable_tournament(table), args)
+        _show(table if args.csv is not None else tournament_table(table), args)
     _plot(args, "tournament_chart", table)
     return 0
-
-
-def _est_ci(est, lo, hi, pct=False, digits=1) -> str:
-    """``"41.2% [33.4%, 49.1%]"`` or ``"551.7 [493.1, 610.3]"``: an estimate and its interval."""
-    f = (lambda v: f"{100 * v:.{digits}f}%") if pct else (lambda v: f"{v:,.{digits}f}")
-    return f"{f(est)} [{f(lo)}, {f(hi)}]"
-
-
-#: tournament columns for the terminal: (heading with its unit, as a percentage, digits)
-_TOURNAMENT_SHOWN = {
-    "win_share": ("win share (95% interval)", True, 1),
-    "mean_total": ("game total, points", False, 1),
-    "rel_total": ("total vs the table's mean, points", False, 1),
-    "calls_per_hand": ("calls per hand", False, 2),
-    "void_per_hand": ("void deals per hand", False, 3),
-}
-
-
-def _readable_tournament(table):
-    """:func:`~kalooki_sim.tournament`'s table for the terminal: each measure with its 95%
-    interval in one cell, proportions as percentages, units in the headings."""
-    import pandas as pd
-
-    out = table[[c for c in ("policy", "games", "seats") if c in table]].copy()
-    for col, (head, pct, digits) in _TOURNAMENT_SHOWN.items():
-        if col in table:
-            out[head] = [_est_ci(r[col], r[f"{col}_lo"], r[f"{col}_hi"], pct, digits)
-                         if pd.notna(r[col]) else "n/a" for _, r in table.iterrows()]
-    return out
 
 
 def _cards(name, text):
@@ -440,9 +383,9 @@ def cmd_call_value(args) -> int:
               "(negative penalty: acting saves points):")
         _show(pd.DataFrame({
             "decision": v["decision"], "decisions": v["decisions"], "deals": v["deals"],
-            "penalty, points": [_est_ci(*r) for r in zip(
+            "penalty, points": [est_ci(*r) for r in zip(
                 v["d_penalty"], v["d_penalty_lo"], v["d_penalty_hi"], strict=True)],
-            "went out, percentage points": [_est_ci(*(100 * x for x in r)) for r in zip(
+            "went out, percentage points": [est_ci(*(100 * x for x in r)) for r in zip(
                 v["d_out"], v["d_out_lo"], v["d_out_hi"], strict=True)]}), args)
     return 0
 
@@ -480,23 +423,6 @@ def cmd_advise(args) -> int:
     return 0
 
 
-def advice_table(a):
-    """The advice as one table: a row per action, the paired ``difference`` row (act minus
-    pass), and on every row the ``advice`` (``call``, ``pass``, ... or ``unsure``) and the
-    ``recommendation`` sentence."""
-    import pandas as pd
-
-    out = pd.concat([a.table, pd.DataFrame([{"action": "difference", **a.difference,
-                                              "rollouts": a.rollouts}])], ignore_index=True)
-    out["advice"] = a.action
-    out["confidence"] = getattr(a, "confidence", None)
-    out["objective"] = getattr(a, "objective", None)
-    for k, v in getattr(a, "needed", {}).items():
-        out[k] = v
-    out["recommendation"] = a.recommendation
-    return out
-
-
 def cmd_review(args) -> int:
     """``kalooki review``."""
     from .engine.trace import trace
@@ -520,7 +446,7 @@ def cmd_review(args) -> int:
         print(f"seat {args.seat}: {len(table)} decisions, {args.rollouts:,} rollouts each; "
               f"values are {args.objective} points (lower is better): act = take or call, "
               "not = draw or pass")
-        _show(_readable_review(table), args)
+        _show(review_table(table), args)
         print("\nverdict: good / mistake = the action taken / the other is better, its 95% "
               "interval excluding zero; close = the interval holds zero")
     if args.out is not None:
@@ -534,30 +460,6 @@ def cmd_review(args) -> int:
         if not args.quiet:
             print(f"wrote {args.out}", file=sys.stderr)
     return 0
-
-
-def _readable_review(table):
-    """:func:`~kalooki_sim.review`'s table for the terminal: the decision, what was done, the
-    advisor's values with the interval in one cell, cards needed and outs, the verdict."""
-    import pandas as pd
-
-    def na(v):
-        return "-" if pd.isna(v) else str(int(v))
-
-    return pd.DataFrame({
-        "hand": table["hand"], "attempt": table["attempt"], "turn": table["turn"],
-        "decision": table["decision"], "card": table["card"], "you": table["action"],
-        "advisor": [a if a == "unsure" else f"{a} ({c})"
-                    for a, c in zip(table["advice"], table["confidence"], strict=True)],
-        "act, points": table["value_act"].map("{:+.1f}".format),
-        "not, points": table["value_pass"].map("{:+.1f}".format),
-        "act - not [95%]": [_est_ci(*r) for r in zip(table["d_value"], table["d_value_lo"],
-                                                     table["d_value_hi"], strict=True)],
-        "needed": [f"{na(a)} -> {na(b)}" for a, b in zip(table["needed_before"],
-                                                        table["needed_after"], strict=True)],
-        "outs": [f"{na(a)} -> {na(b)}" for a, b in zip(table["outs_before"],
-                                                      table["outs_after"], strict=True)],
-        "verdict": table["verdict"]})
 
 
 def cmd_report(args) -> int:

@@ -1,0 +1,115 @@
+"""Tables for a terminal (the ``kalooki`` command): each estimate with its 95% interval in one
+cell, proportions as percentages, units in the headings. ``--csv`` keeps the machine columns;
+these are what a person reads.
+"""
+
+from __future__ import annotations
+
+#: ``Run.means`` columns as a reader sees them: (heading with its unit, shown as a percentage)
+_MEANS_SHOWN = {
+    "seat_hands": ("seat-hands", False), "scored": ("scored", False),
+    "void_per_hand": ("void deals per scored hand", False), "p_opened": ("opened %", True),
+    "mean_open_turn": ("own turn opened (mean)", False),
+    "mean_calls": ("calls per seat-hand", False), "p_went_out": ("went out %", True),
+    "p_out_on_opening": ("out on the opening %", True),
+    "mean_turns": ("own turns per hand", False), "mean_penalty": ("penalty, points", False),
+    "sd_penalty": ("penalty SD, points", False),
+    "loser_penalty": ("losers' penalty, points", False),
+}
+
+
+def means_table(df):
+    """:meth:`Run.means` for the terminal: proportions as percentages, units in the headings
+    (``--csv`` keeps the machine columns)."""
+    out = df.copy()
+    for col, (_, pct) in _MEANS_SHOWN.items():
+        if col in out:
+            out[col] = out[col].map(lambda v, pct=pct: f"{100 * v:.1f}%" if pct else v)
+    return out.rename(columns={c: h for c, (h, _) in _MEANS_SHOWN.items()})
+
+
+def games_table(df):
+    """:meth:`Run.game_summary` for the terminal: games, complete games, the win share (a shared
+    win counts for each winner, R14) and the mean game total in points."""
+    import pandas as pd
+
+    keys = [c for c in ("players", "seat", "policy") if c in df]
+    done = df["complete"].where(df["complete"] > 0)
+    return pd.DataFrame({**{k: df[k] for k in keys}, "games": df["games"],
+                         "complete": df["complete"],
+                         "win share": (df["winner"] / done).map(
+                             lambda v: "n/a" if pd.isna(v) else f"{100 * v:.1f}%"),
+                         "game total, points (mean)": df["total"] / done})
+
+
+
+def est_ci(est, lo, hi, pct=False, digits=1) -> str:
+    """``"41.2% [33.4%, 49.1%]"`` or ``"551.7 [493.1, 610.3]"``: an estimate and its interval."""
+    f = (lambda v: f"{100 * v:.{digits}f}%") if pct else (lambda v: f"{v:,.{digits}f}")
+    return f"{f(est)} [{f(lo)}, {f(hi)}]"
+
+
+#: tournament columns for the terminal: (heading with its unit, as a percentage, digits)
+_TOURNAMENT_SHOWN = {
+    "win_share": ("win share (95% interval)", True, 1),
+    "mean_total": ("game total, points", False, 1),
+    "rel_total": ("total vs the table's mean, points", False, 1),
+    "calls_per_hand": ("calls per hand", False, 2),
+    "void_per_hand": ("void deals per hand", False, 3),
+}
+
+
+def tournament_table(table):
+    """:func:`~kalooki_sim.tournament`'s table for the terminal: each measure with its 95%
+    interval in one cell, proportions as percentages, units in the headings."""
+    import pandas as pd
+
+    out = table[[c for c in ("policy", "games", "seats") if c in table]].copy()
+    for col, (head, pct, digits) in _TOURNAMENT_SHOWN.items():
+        if col in table:
+            out[head] = [est_ci(r[col], r[f"{col}_lo"], r[f"{col}_hi"], pct, digits)
+                         if pd.notna(r[col]) else "n/a" for _, r in table.iterrows()]
+    return out
+
+
+
+def advice_table(a):
+    """The advice as one table: a row per action, the paired ``difference`` row (act minus
+    pass), and on every row the ``advice`` (``call``, ``pass``, ... or ``unsure``) and the
+    ``recommendation`` sentence."""
+    import pandas as pd
+
+    out = pd.concat([a.table, pd.DataFrame([{"action": "difference", **a.difference,
+                                              "rollouts": a.rollouts}])], ignore_index=True)
+    out["advice"] = a.action
+    out["confidence"] = getattr(a, "confidence", None)
+    out["objective"] = getattr(a, "objective", None)
+    for k, v in getattr(a, "needed", {}).items():
+        out[k] = v
+    out["recommendation"] = a.recommendation
+    return out
+
+
+
+def review_table(table):
+    """:func:`~kalooki_sim.review`'s table for the terminal: the decision, what was done, the
+    advisor's values with the interval in one cell, cards needed and outs, the verdict."""
+    import pandas as pd
+
+    def na(v):
+        return "-" if pd.isna(v) else str(int(v))
+
+    return pd.DataFrame({
+        "hand": table["hand"], "attempt": table["attempt"], "turn": table["turn"],
+        "decision": table["decision"], "card": table["card"], "you": table["action"],
+        "advisor": [a if a == "unsure" else f"{a} ({c})"
+                    for a, c in zip(table["advice"], table["confidence"], strict=True)],
+        "act, points": table["value_act"].map("{:+.1f}".format),
+        "not, points": table["value_pass"].map("{:+.1f}".format),
+        "act - not [95%]": [est_ci(*r) for r in zip(table["d_value"], table["d_value_lo"],
+                                                     table["d_value_hi"], strict=True)],
+        "needed": [f"{na(a)} -> {na(b)}" for a, b in zip(table["needed_before"],
+                                                        table["needed_after"], strict=True)],
+        "outs": [f"{na(a)} -> {na(b)}" for a, b in zip(table["outs_before"],
+                                                      table["outs_after"], strict=True)],
+        "verdict": table["verdict"]})
