@@ -29,9 +29,9 @@
 # shown: the card's pack, and `pack="by-table"` (three decks and six jokers).
 
 # %% tags=["parameters"]
-hands = 20000  # hands per contract, player count and pack (fewer where voids are many)
-attempt_budget = 1_500_000  # most deals (void ones included) played for one cell
-dealt_deals = 2_000_000  # simulated deals per contract for the chance the deal lays it
+hands = 12000  # hands per contract, player count and pack (fewer where voids are many)
+attempt_budget = 800_000  # most deals (void ones included) played for one cell
+dealt_deals = 1_000_000  # simulated deals per contract for the chance the deal lays it
 n_boot = 200  # bootstrap replicates over deals
 seed = 2026
 players = [3, 4, 5, 6]

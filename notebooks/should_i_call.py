@@ -33,7 +33,6 @@ interactive = False  # True in JupyterLab: show the advisor form
 out_dir = "../reports"
 
 # %%
-import inspect
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -75,18 +74,15 @@ share = {h: float(sample[h] if isinstance(sample, dict) else sample) for h in CO
 bad = {h: f for h, f in share.items() if not 0 < f <= 1}
 if bad:
     raise ValueError(f"sample={bad} is not allowed; give shares in (0, 1]")
-# call_decisions(sample=...) branches a share of the decisions of every deal. Until the engine
-# has it, every decision of fewer deals is branched: deals x sample of them, the same work.
-CAN_SAMPLE = "sample" in inspect.signature(ks.call_decisions).parameters
+# call_decisions(sample=...) branches a share of the decisions of every deal (drawn from the
+# seed): the same effort spread over more deals, which is what intervals over deals need
 parts, runs = [], []
 for h in CONTRACTS:
-    kw = {"sample": share[h]} if CAN_SAMPLE and share[h] < 1 else {}
-    n = deals if CAN_SAMPLE else max(1, round(deals * share[h]))
-    d = ks.call_decisions(n, h, players=players, policies=policies, seed=seed,
-                          threads=threads, **kw)
+    d = ks.call_decisions(deals, h, players=players, policies=policies, seed=seed,
+                          threads=threads, sample=share[h])
     parts.append(d)
-    runs.append({"contract": CONTRACTS[h], "deals played": n,
-                 "share of decisions branched": share[h] if kw else 1.0,
+    runs.append({"contract": CONTRACTS[h], "deals played": deals,
+                 "share of decisions branched": share[h],
                  "decisions branched": len(d),
                  "deals with a decision": int(d.groupby(["game", "attempt"]).ngroups)})
 dec = pd.concat(parts, ignore_index=True)
@@ -165,10 +161,8 @@ show(runs, caption="What the chart rests on, per contract: deals played and deci
 display(Markdown(
     f"{deals:,} deals per contract at {players} players, everyone `{policies}`, seed {seed}: "
     f"**{len(dec):,} decisions** ({n_calls:,} chances to call, {n_takes:,} to take), each "
-    "played both ways"
-    + (", a share of each deal's decisions branched (chosen from the seed)." if CAN_SAMPLE
-       else "; this engine cannot yet branch a share of the decisions, so every decision of "
-       "fewer deals (deals x share) was branched instead.")))
+    "played both ways; in each deal a share of the decisions is branched, drawn from the "
+    "seed (the table above gives the share per contract)."))
 
 # %% [markdown]
 # ## The evidence behind the chart

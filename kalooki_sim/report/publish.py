@@ -41,14 +41,14 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
     "contract_difficulty": {
         "title": "How hard is each Kalooki contract?",
-        "default": {"hands": 20000, "seed": 2026, "attempt_budget": 1_500_000,
-                    "dealt_deals": 2_000_000, "n_boot": 200},
+        "default": {"hands": 12000, "seed": 2026, "attempt_budget": 800_000,
+                    "dealt_deals": 1_000_000, "n_boot": 200},
         "tiny": {"hands": 60, "seed": 1, "players": [3, 5], "attempt_budget": 3000,
                  "dealt_deals": 20_000, "n_boot": 20},
     },
     "call_strategy": {
         "title": "Is a call worth its penalty card?",
-        "default": {"hands": 20000, "seed": 7, "tournament_games": 1000, "game_games": 1000,
+        "default": {"hands": 12000, "seed": 7, "tournament_games": 800, "game_games": 800,
                     "n_boot": 400},
         "tiny": {"hands": 60, "seed": 1, "tournament_games": 20, "game_games": 10,
                  "n_boot": 50},
@@ -56,7 +56,7 @@ PAGES = {
     "should_i_call": {
         "title": "Should I call this card, now? A call chart per contract",
         # sample: the share of each deal's decisions branched, per contract, so that 2,000
-        # deals of every contract fit the page's time (provisional until the engine has it)
+        # deals of every contract fit the page's time (about 9 s of branching per contract)
         "default": {"deals": 2000, "sample": {1: 0.15, 2: 0.02, 3: 0.012, 4: 0.03, 5: 0.15,
                                               6: 0.02, 7: 0.02, 8: 0.012, 9: 0.025},
                     "min_deals": 30, "policy_hands": 2000, "rollouts": 2000, "seed": 2027},
