@@ -62,15 +62,17 @@ n_outs = min(deals, 200_000)  # simulated draws per number of draws, lesson 2
 n_path = min(deals, 20_000)  # deals per independent run, lesson 3
 n_pair = max(200, min(deals // 250, 4000))  # deal sequences, lesson 4
 n_dec = max(20, min(deals // 10_000, 150))  # deals searched for calls, lesson 5
+n_rev = max(40, min(deals // 5_000, 200))  # paired rollouts per decision, lesson 6
 plots.table(pd.DataFrame({
     "lesson": ["1. Counting a deal exactly", "2. Outs and the hypergeometric law",
                "3. What a confidence interval promises", "4. Comparing on the same deals",
-               "5. The expected value of a call"],
+               "5. The expected value of a call", "6. Reading a game review"],
     "simulated deals": [f"{deals:,} per question, 4 questions",
                         f"{n_outs:,} per number of draws, 10 numbers",
                         f"lesson 1's deals, then {paths} runs of {n_path:,}",
                         f"{n_pair:,} deal sequences x 3 ways of playing",
-                        f"{n_dec:,} deals, every chance to call played both ways"]}),
+                        f"{n_dec:,} deals, every chance to call played both ways",
+                        f"one hand; {n_rev:,} sampled deals of the hidden cards per decision"]}),
     "How many deals each lesson uses")
 
 
@@ -370,6 +372,54 @@ display(Markdown(
     f"{helps['d_penalty']:+.1f} points on average (95% interval {helps['d_penalty_lo']:+.1f} "
     f"to {helps['d_penalty_hi']:+.1f}); the page *Should I call this card, now?* maps this by "
     "contract, stock and card."))
+
+# %% [markdown]
+# ## Lesson 6. "Was that a good call?" Reading a game review
+#
+# `kalooki_sim.review` replays one seat's hand and, at each chance to take or call, asks the
+# advisor what each choice was worth *from what that seat could see then*: its own cards and
+# the public history (the pile, the table, what each opponent took or called), never the hidden
+# cards. The advisor deals the unseen cards at random many times, consistently with what was
+# seen, and plays each sample both ways. The value is your penalty minus the table's mean
+# (doubles counted; lower is better). A verdict is a statement of confidence: **good** when the
+# 95% interval of (taken minus the other choice) lies wholly on the side of the choice made,
+# **mistake** when it lies wholly on the other side, **close** when it holds zero.
+
+# %%
+rev_trace = ks.trace(seed=stream(6), game=0, hand=2, policies="expert")
+rev = ks.review(rev_trace, 0, rollouts=n_rev, seed=stream(7))
+plots.table(pd.DataFrame({
+    "turn": rev["turn"], "decision": rev["decision"], "card": rev["card"],
+    "cards needed (before → after)": [
+        f"{'-' if pd.isna(a) else int(a)} → {'-' if pd.isna(b) else int(b)}"
+        for a, b in zip(rev["needed_before"], rev["needed_after"], strict=True)],
+    "what the seat did": rev["action"],
+    "act − not, points (95% interval)": [plots.num_ci(r.d_value, r.d_value_lo, r.d_value_hi,
+                                                      1, True) for r in rev.itertuples()],
+    "verdict": rev["verdict"]}),
+    f"Seat 0's {len(rev)} decisions in one hand 2 (four expert players), {n_rev:,} paired "
+    "rollouts each")
+counts = rev["verdict"].value_counts()
+display(Markdown(
+    f"Of seat 0's {len(rev)} decisions, {counts.get('good', 0)} were **good**, "
+    f"{counts.get('close', 0)} **close** and {counts.get('mistake', 0)} **mistakes** at this "
+    f"many rollouts. More rollouts narrow every interval: some close calls become good or "
+    "mistakes, a good one never turns into a mistake unless the first interval missed."))
+
+# %% [markdown]
+# **Exercise 6.** Recompute every verdict from its interval: the seat acted (took or called)
+# when `action` is take or call; acting is better when the whole interval of `d_value` (act
+# minus not) lies below zero.
+
+# %%
+acted = rev["action"].isin(["take", "call"])
+better_act = rev["d_value_hi"] < 0
+better_not = rev["d_value_lo"] > 0
+mine = np.where((acted & better_act) | (~acted & better_not), "good",
+                np.where((acted & better_not) | (~acted & better_act), "mistake", "close"))
+check(bool((mine == rev["verdict"].to_numpy()).all()),
+      f"all {len(rev)} verdicts follow from their intervals "
+      f"({', '.join(f'{k} {v}' for k, v in counts.items())}).")
 
 # %%
 import json  # noqa: E402
