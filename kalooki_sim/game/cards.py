@@ -19,7 +19,6 @@ the ace played high.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 
 import numpy as np
@@ -142,10 +141,22 @@ def to_codes(cards, rules=None) -> np.ndarray:
         For an unknown token (named in the message), a code outside 0-52, or a multiset the
         pack cannot hold (e.g. a third 7♥ or a fifth joker with two decks and four jokers).
     """
+    arr = parse_codes(cards)
+    check_pack(arr, rules)
+    return arr
+
+
+_NO_CODES = np.zeros(0, dtype=np.int64)
+_NO_CODES.setflags(write=False)
+
+
+def parse_codes(cards) -> np.ndarray:
+    """:func:`to_codes` without the pack check (for callers that check a whole position at
+    once); the same parsing and the same errors otherwise."""
     if isinstance(cards, np.ndarray) and cards.dtype.kind in "iub":
-        arr = _code_array(cards)
-        check_pack(arr, rules)
-        return arr
+        return _code_array(cards)
+    if isinstance(cards, (str, tuple, list)) and len(cards) == 0:
+        return _NO_CODES
     toks = _tokens(cards)
     allowed = f"all card texts (e.g. 'K♠') or all {_CODES_ALLOWED}"
     for tok in toks:
@@ -155,28 +166,27 @@ def to_codes(cards, rules=None) -> np.ndarray:
     if 0 < texts < len(toks):
         raise TypeError(not_allowed("cards", cards, allowed, "not a mix of the two"))
     if texts:
-        arr = np.asarray([_code_of_token(t) for t in toks], dtype=np.int64)
-    else:
-        arr = _code_array(np.asarray(toks, dtype=np.int64))
-    check_pack(arr, rules)
-    return arr
+        return np.asarray([_code_of_token(t) for t in toks], dtype=np.int64)
+    return _code_array(np.asarray(toks, dtype=np.int64))
 
 
 def check_pack(codes: np.ndarray, rules=None) -> None:
     """Raise ``ValueError`` if the pack of ``rules`` cannot hold this multiset of cards."""
-    if rules is None:
-        from .rules import Rules
+    from .rules import as_rules
 
-        rules = Rules()
-    counts = Counter(int(c) for c in codes)
-    for c, n in counts.items():
+    rules = as_rules(rules)
+    counts = np.bincount(np.asarray(codes, dtype=np.int64), minlength=N_CODES)
+    if counts[:JOKER].max() <= rules.decks and counts[JOKER] <= rules.jokers:
+        return
+    over = np.flatnonzero(counts[:JOKER] > rules.decks)
+    c = int(over[0]) if len(over) else JOKER
+    if c >= 0:
         cap = rules.jokers if c == JOKER else rules.decks
-        if n > cap:
-            what = "jokers" if c == JOKER else f"copies of {card_text(c)}"
-            raise ValueError(
-                f"{n} {what} cannot come from one pack: a {rules.pack_size}-card pack "
-                f"({rules.decks} decks + {rules.jokers} jokers) holds at most {cap}"
-            )
+        what = "jokers" if c == JOKER else f"copies of {card_text(c)}"
+        raise ValueError(
+            f"{counts[c]} {what} cannot come from one pack: a {rules.pack_size}-card pack "
+            f"({rules.decks} decks + {rules.jokers} jokers) holds at most {cap}"
+        )
 
 
 def parse_cards(text_or_tokens, rules=None) -> list[str]:
@@ -209,14 +219,10 @@ def penalty(cards, rules=None) -> int:
 
 def hand_counts(codes) -> tuple[np.ndarray, int]:
     """Count view of a hand: ``(counts[4, 14], jokers)``; ``counts[s, r]`` for ranks 1-13."""
+    n = np.bincount(np.asarray(codes, dtype=np.int64), minlength=N_CODES)
     counts = np.zeros((4, 14), dtype=np.int64)
-    jokers = 0
-    for c in np.asarray(codes, dtype=np.int64):
-        if c == JOKER:
-            jokers += 1
-        else:
-            counts[c // 13, c % 13 + 1] += 1
-    return counts, jokers
+    counts[:, 1:] = n[:JOKER].reshape(4, 13)
+    return counts, int(n[JOKER])
 
 
 def sort_key(code: int) -> tuple[int, int]:

@@ -7,6 +7,7 @@ player-count pack is ``pack="by-table"``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -308,6 +309,12 @@ def _checked_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1)
+def _default_rules() -> Rules:
+    """The Jamaican defaults, built once (``Rules`` is frozen, so one instance serves all)."""
+    return Rules()
+
+
 def as_rules(rules, players=None) -> Rules:
     """``rules`` if it is a :class:`Rules`, the defaults for ``None``, a named format
     (:data:`FORMATS`: ``"jamaican"``, ``"kalooki"``, ``"super-kalooki"``; at ``players`` seats
@@ -319,7 +326,7 @@ def as_rules(rules, players=None) -> Rules:
     5
     """
     if rules is None:
-        return Rules()
+        return _default_rules()
     if isinstance(rules, str):
         key = rules.strip().lower().replace("_", "-").replace(" ", "-")
         if key == "baby-kalooki":

@@ -6,40 +6,77 @@ input and call :mod:`kalooki_sim.engine._kernels.needed`.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pandas as pd
 
 from ..engine._kernels import needed as _nk
-from ..game.cards import JOKER, N_CODES, card_text, check_pack, hand_counts, to_codes
+from ..engine._kernels import position as _pos
+from ..game.cards import N_CODES, card_text, check_pack, parse_codes
 from ..game.melds import resolve_contract
 from ..game.rules import as_rules
 
 
-def _parse(name, cards, rules):
-    """``to_codes`` with the argument's name in any error."""
+def _parse(name, cards):
+    """:func:`~kalooki_sim.game.cards.parse_codes` with the argument's name in any error."""
     try:
-        return to_codes(cards, rules)
+        return parse_codes(cards)
     except (TypeError, ValueError) as e:
         raise type(e)(f"{name}: {e}") from None
 
 
-def _prepare(hand, contract, rules, seen):
-    """Validated ``(counts, jokers, g, r, v6, avail)`` for the kernels."""
-    rules = as_rules(rules)
-    g, r = resolve_contract(contract, rules)
-    codes = _parse("hand", hand, rules)
-    seen_codes = _parse("seen", seen, rules)
+def _pack_error(codes, seen_codes, rules):
+    """The clear error for a position the pack cannot hold (which argument, which card)."""
+    for name, part in (("hand", codes), ("seen", seen_codes)):
+        try:
+            check_pack(part, rules)
+        except ValueError as e:
+            return ValueError(f"{name}: {e}")
     try:
         check_pack(np.concatenate([codes, seen_codes]), rules)
     except ValueError as e:
-        raise ValueError(f"seen holds cards the pack cannot hold together with the hand: {e}") \
-            from None
-    counts, jokers = hand_counts(codes)
-    avail = np.full(N_CODES, rules.decks, dtype=np.int64)
-    avail[JOKER] = rules.jokers
-    for c in np.concatenate([codes, seen_codes]):
-        avail[c] -= 1
-    return counts, jokers, g, r, rules.complete_suit_for_three_runs, avail
+        return ValueError(f"seen holds cards the pack cannot hold together with the hand: {e}")
+    return ValueError("hand and seen: more copies than the pack holds")
+
+
+#: ``(groups, runs)`` of the default rules' hand numbers (the common case, resolved once)
+_DEFAULT_CONTRACTS: dict = {}
+
+
+def _codes(name, cards):
+    """Card codes; a 1-D int64 array of codes in range passes as it is (the kernels' own
+    form, the fast path), anything else is parsed with its argument's name in any error."""
+    if (isinstance(cards, np.ndarray) and cards.dtype == np.int64 and cards.ndim == 1
+            and (not len(cards) or (0 <= cards.min() and cards.max() < N_CODES))):
+        return cards
+    return _parse(name, cards)
+
+
+def _position(hand, contract, rules, seen):
+    """Validated ``(codes, seen_codes, rules, g, r)``."""
+    rules = as_rules(rules)
+    if rules is as_rules(None) and type(contract) is int:
+        gr = _DEFAULT_CONTRACTS.get(contract)
+        if gr is None:
+            gr = _DEFAULT_CONTRACTS[contract] = resolve_contract(contract, rules)
+        g, r = gr
+    else:
+        g, r = resolve_contract(contract, rules)
+    return _codes("hand", hand), _codes("seen", seen), rules, g, r
+
+
+_local = threading.local()
+
+
+def _workspace():
+    """This thread's kernel workspace (about 400 kB, so built once per thread, not per call:
+    the kernels overwrite what they read)."""
+    ws = getattr(_local, "ws", None)
+    if ws is None:
+        ws = _local.ws = (*_nk.new_workspace(), np.zeros((4, 14), np.int64),
+                          np.zeros(N_CODES, np.int64))
+    return ws
 
 
 def _impossible(g, r):
@@ -89,9 +126,12 @@ def cards_needed(hand, contract, rules=None, seen=()) -> int:
     >>> cards_needed("7♥ 8♥ 9♥ 4♣ 4♦", (1, 1), seen="10♥ 10♥ 6♥ 6♥ JK JK JK JK")
     5
     """
-    counts, jokers, g, r, v6, avail = _prepare(hand, contract, rules, seen)
-    opts, scratch = _nk.new_workspace()
-    n = _nk.needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch)
+    codes, seen_codes, rules, g, r = _position(hand, contract, rules, seen)
+    opts, scratch, counts, avail = _workspace()
+    n = _pos.needed_of_codes(codes, seen_codes, rules.decks, rules.jokers, g, r,
+                             rules.complete_suit_for_three_runs, counts, avail, opts, scratch)
+    if n == _pos.OVER_PACK:
+        raise _pack_error(codes, seen_codes, rules)
     if n >= _nk.NO_WAY:
         raise _impossible(g, r)
     return int(n)
@@ -119,10 +159,15 @@ def outs(hand, contract, rules=None, seen=()) -> pd.DataFrame:
     >>> df.attrs["total"]
     14
     """
-    counts, jokers, g, r, v6, avail = _prepare(hand, contract, rules, seen)
-    opts, scratch = _nk.new_workspace()
+    codes, seen_codes, rules, g, r = _position(hand, contract, rules, seen)
+    opts, scratch, counts, avail = _workspace()
     after = np.full(N_CODES, -1, dtype=np.int64)
-    before = _nk.outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, after)
+    # only the cards that cut the count are listed, and those the kernel counts exactly
+    before = _pos.outs_of_codes(codes, seen_codes, rules.decks, rules.jokers, g, r,
+                                rules.complete_suit_for_three_runs, counts, avail, opts,
+                                scratch, after)
+    if before == _pos.OVER_PACK:
+        raise _pack_error(codes, seen_codes, rules)
     if before >= _nk.NO_WAY:
         raise _impossible(g, r)
     rows = [(card_text(c), int(avail[c]), int(after[c])) for c in range(N_CODES)

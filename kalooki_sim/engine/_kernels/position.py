@@ -1,0 +1,55 @@
+"""A position from card codes to the cards-needed kernels in one compiled call (issue 17): the
+Python API's ``cards_needed`` and ``outs`` spend most of their time preparing counts, so the
+preparation is compiled too."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import needed as NK
+
+#: returned when the hand and the seen cards hold more copies than the pack
+OVER_PACK = -2
+
+
+@njit(cache=True)
+def _fill(codes, seen, decks, jokers_cap, counts, avail):
+    """``counts[4, 14]``, the hand's jokers and ``avail[53]`` (the pack less hand and seen);
+    returns the jokers, or ``OVER_PACK``."""
+    counts[:] = 0
+    for c in range(52):
+        avail[c] = decks
+    avail[NK.JOKER] = jokers_cap
+    jokers = 0
+    for c in codes:
+        avail[c] -= 1
+        if c == NK.JOKER:
+            jokers += 1
+        else:
+            counts[c // 13, c % 13 + 1] += 1
+    for c in seen:
+        avail[c] -= 1
+    for c in range(53):
+        if avail[c] < 0:
+            return OVER_PACK
+    return jokers
+
+
+@njit(cache=True)
+def needed_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opts, scratch):
+    """:func:`.needed.needed_kernel` of the hand ``codes`` with ``seen`` out of reach, or
+    ``OVER_PACK``."""
+    j = _fill(codes, seen, decks, jokers_cap, counts, avail)
+    if j == OVER_PACK:
+        return OVER_PACK
+    return NK.needed_kernel(counts, j, g, r, v6, avail, opts, scratch)
+
+
+@njit(cache=True)
+def outs_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opts, scratch, out):
+    """:func:`.needed.outs_kernel` (cutting cards only) of the same position, or
+    ``OVER_PACK``."""
+    j = _fill(codes, seen, decks, jokers_cap, counts, avail)
+    if j == OVER_PACK:
+        return OVER_PACK
+    return NK.outs_kernel(counts, j, g, r, v6, avail, opts, scratch, out, True)
