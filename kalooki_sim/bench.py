@@ -118,8 +118,6 @@ def main() -> None:
     print(f"  empty Numba cache (compiles): {cold:.1f} s; cached: {warm:.1f} s")
 
 
-if __name__ == "__main__":
-    main()
 
 
 # -- cards needed (issue 8) ---------------------------------------------------------------------
@@ -254,16 +252,43 @@ def bench_needed_in_play(games: int = 60, reps: int = 20, cap: int = 1500, seed:
     return rows
 
 
+def bench_cards_needed_python(games: int = 30, cap: int = 300, seed: int = 0):
+    """Median and p99 µs per :func:`kalooki_sim.cards_needed` call from Python (validation,
+    the position, the kernel) on the hands the expert meets in play, given as int64 code
+    arrays: rows ``(hand, hands, median, p99)``; each call timed alone, the best of five."""
+    from .players.needed import cards_needed
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for h in range(1, 10):
+        hands = needed_hands_in_play(h, games, seed)
+        if len(hands) > cap:
+            hands = [hands[i] for i in rng.choice(len(hands), cap, replace=False)]
+        per = []
+        for codes in hands:
+            cards_needed(codes, h)
+            best = np.inf
+            for _ in range(5):
+                t0 = time.perf_counter()
+                cards_needed(codes, h)
+                best = min(best, time.perf_counter() - t0)
+            per.append(best * 1e6)
+        rows.append((h, len(per), float(np.median(per)), float(np.percentile(per, 99))))
+    return rows
+
+
 def main_needed_in_play() -> None:
-    """Print :func:`bench_needed_in_play`."""
+    """Print :func:`bench_needed_in_play` and :func:`bench_cards_needed_python`."""
     print("\ncards needed (kernel), the hands the expert meets in play, 4 players, per contract")
     print(f"{'hand':>4} {'contract':>9} {'hands':>6} {'median µs':>10} {'p99 µs':>8}")
     for h, g, r, n, med, p99 in bench_needed_in_play():
         print(f"{h:>4} {f'{g}g+{r}r':>9} {n:>6} {med:>10.2f} {p99:>8.2f}")
+    print("\nks.cards_needed from Python (code arrays), the same kind of hands")
+    print(f"{'hand':>4} {'hands':>6} {'median µs':>10} {'p99 µs':>8}")
+    for h, n, med, p99 in bench_cards_needed_python():
+        print(f"{h:>4} {n:>6} {med:>10.2f} {p99:>8.2f}")
 
 
-if __name__ == "__main__":
-    main_needed_in_play()
 
 # -- call value per decision and the advisor (issue 9) ------------------------------------------
 
@@ -313,14 +338,11 @@ def main_advisor() -> None:
           f"{ADVISOR_CASE['contract']}, warm cache, {numba.get_num_threads()} threads")
     for policy, sec in bench_advisor():
         print(f"  {policy:>7}: {sec:.2f} s")
-    print("\ncall_decisions: every take/call branched (expert, 4 players)")
+    print("\ncall_decisions: every take/call branched (expert, 4 players, 2 threads)")
     for _, hand, dps, per in bench_decisions():
         print(f"  hand {hand}: {dps:,.1f} deals/s ({per} decisions per deal)")
 
 
-if __name__ == "__main__":
-    main_needed()
-    main_advisor()
 
 
 # -- studies at scale (issue 11) ----------------------------------------------------------------
@@ -397,8 +419,6 @@ def main_studies(memory_hands=(100_000, 1_000_000)) -> None:
               "hands/s)")
 
 
-if __name__ == "__main__":
-    main_studies()
 
 
 # -- our estimators against scipy.stats (issue 16) ----------------------------------------------
@@ -460,5 +480,16 @@ def main_estimators() -> None:
         print(f"{name:>22} {shape:>26} {ours:>10,.0f} {sp:>10,.0f}")
 
 
-if __name__ == "__main__":
+def run_all() -> None:
+    """``make bench``: every benchmark, in one run (the engine's greedy and expert speeds side
+    by side, so their ratio is measured under the same load)."""
+    main()
+    main_needed_in_play()
+    main_needed()
+    main_advisor()
+    main_studies()
     main_estimators()
+
+
+if __name__ == "__main__":
+    run_all()
