@@ -248,6 +248,16 @@ def test_call_value_bad_input(capsys):
     one_line_error(code, err, "--deals")
 
 
+def test_call_value_sample_is_the_api_sample(capsys):
+    code, out, err = run(capsys, "call-value", "--deals", "20", "--hand", "6", "--rows",
+                         "--csv", "--sample", "0.3")
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out))
+    assert len(got) == len(ks.call_decisions(20, 6, sample=0.3)) < len(ks.call_decisions(20, 6))
+    code, _, err = run(capsys, "call-value", "--deals", "5", "--hand", "6", "--sample", "2")
+    one_line_error(code, err, "sample")
+
+
 def test_report_bad_flag(capsys):
     code, _, err = run(capsys, "report", "--sizes", "big")
     one_line_error(code, err, "--sizes")
