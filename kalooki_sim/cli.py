@@ -194,6 +194,15 @@ def _plot(args, chart, data) -> None:
         print(f"wrote {args.plot}", file=sys.stderr)
 
 
+def _add_deal(p, whole: str) -> None:
+    """--seed, --game, --hand: which traced hand (or game) a command replays."""
+    p.add_argument("--seed", type=int, required=True,
+                   help="the seed of the run to replay (C3)")
+    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
+    p.add_argument("--hand", type=int, default=None, metavar="H",
+                   help=f"the hand number (default: {whole})")
+
+
 def _add_quiet(p) -> None:
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress bar or notes on stderr (progress bars are off anyway when "
@@ -584,11 +593,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _sub(subs, "replay", cmd_replay, "the readable play-by-play of a hand or a game",
              "Replay one hand (--hand) of a game, or the whole game, exactly as play_hands / "
              "play_games played it with that seed, and print the move log.")
-    p.add_argument("--seed", type=int, required=True,
-                   help="the seed of the run to replay (C3)")
-    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
-    p.add_argument("--hand", type=int, default=None, metavar="H",
-                   help="the hand number (default: the whole game, with its totals and winner)")
+    _add_deal(p, "the whole game, with its totals and winner")
     p.add_argument("--policies", default="greedy", metavar="P[,P...]", help=_POLICIES_HELP)
     _add_output(p)
     add_rules_flags(p)
@@ -686,11 +691,7 @@ def build_parser() -> argparse.ArgumentParser:
              "kalooki_sim.review: replay a hand (or a game) as 'kalooki replay' does and judge "
              "every take and call decision of --seat with the advisor, from what the seat knew "
              "then; --out writes the hand's timeline as an HTML page.")
-    p.add_argument("--seed", type=int, required=True,
-                   help="the seed of the run to replay (C3)")
-    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
-    p.add_argument("--hand", type=int, default=None, metavar="H",
-                   help="the hand number (default: the whole game)")
+    _add_deal(p, "the whole game")
     p.add_argument("--seat", type=int, required=True, metavar="K",
                    help="the seat to review, 0 to players - 1")
     p.add_argument("--policies", default="greedy", metavar="P[,P...]",
