@@ -146,6 +146,15 @@ def to_codes(cards, rules=None) -> np.ndarray:
     return arr
 
 
+def to_codes_named(name: str, cards, rules=None) -> np.ndarray:
+    """:func:`to_codes` with the argument's ``name`` at the head of any error message (what a
+    public function taking several card arguments reports)."""
+    try:
+        return to_codes(cards, rules)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"{name}: {e}") from None
+
+
 _NO_CODES = np.zeros(0, dtype=np.int64)
 _NO_CODES.setflags(write=False)
 

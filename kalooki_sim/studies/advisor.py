@@ -29,9 +29,9 @@ from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..game._checks import check_bool, check_choice, check_int, check_real, not_allowed
 from ..game._kernels import layoff as _L
 from ..game._progress import progress_bar
-from ..game.cards import JOKER, N_CODES, card_text
+from ..game.cards import JOKER, N_CODES, card_text, to_codes_named
 from ..game.melds import _one_card, meld_record, resolve_contract
-from ..players.needed import _parse, cards_needed, outs
+from ..players.needed import cards_needed, outs
 
 BATCH = 250  # rollouts between checks of the margin and the clock
 RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relative
@@ -142,7 +142,7 @@ def _melds(table, opened, players, rules):
                              "opened has melds down (R7); say which seats opened")
         else:
             owner = opened[i % len(opened)]
-        codes = _parse("table", m, rules)
+        codes = to_codes_named("table", m, rules)
         try:
             rec = meld_record(codes)
         except ValueError as e:
@@ -185,7 +185,7 @@ def _known(known, players, rules):
     """``{offset: codes}``: the cards each opponent took or called and still holds."""
     allowed = ('a dict {seat: cards}, e.g. {1: "7♠ 7♥ 6♥"}, or text "1: 7♠ 7♥ 6♥; 3: 2♣" '
                f"(seats to your right, 1-{players - 1})")
-    return {k: _parse(f"known[{k}]", v, rules)
+    return {k: to_codes_named(f"known[{k}]", v, rules)
             for k, v in _seat_map("known", known, players, allowed).items()}
 
 
@@ -275,7 +275,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
                                      f"a hand number 1-{rules.hands} or a (groups, runs) pair "
                                      "of the rules' schedule"))
     cards, g, r = rules.deal(hand_no)
-    codes = _parse("hand", hand, rules)
+    codes = to_codes_named("hand", hand, rules)
     top = _one_card(card, rules)
     discarder = check_int("discarder", discarder, 1, P - 1,
                           why="how many seats to your right the discarder sits (1: you are next)")
@@ -293,7 +293,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     reshuffled = check_bool("reshuffled", reshuffled)
     opened = _seats("opened", opened, P)
     melds = _melds(table, opened, P, rules)
-    seen_codes = _parse("seen", seen, rules)
+    seen_codes = to_codes_named("seen", seen, rules)
     known = _known(known, P, rules)
     sizes = _sizes(hand_sizes, P)
     _check_copies([("in your hand", codes), ("as the card", [top]), ("in seen", seen_codes)]
