@@ -19,8 +19,11 @@ def test_the_button_advises_on_the_typed_situation():
 
 
 def test_a_bad_situation_is_shown_not_raised():
+    """R6: a joker is never discarded; past the upcard (C1, the stock as dealt) it cannot be
+    offered, and the form says so instead of raising."""
     form = advisor_widget(policies="greedy", rollouts=100)
     form.fields["card"].value = "JK"
+    form.fields["stock_left"].value = "30"
     form.run()
     assert form.last is None and "Cannot advise" in form.result.value
     assert "never discarded" in form.result.value
