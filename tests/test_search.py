@@ -19,9 +19,11 @@ FAST = dataclasses.replace(ks.preset("search"), name="search-8", rollouts=8)
 def test_search_preset_is_expert_elsewhere_and_validates_its_fields():
     s, e = ks.preset("search"), ks.preset("expert")
     assert s.search and s.model == "expert" and s.margin == 0 and 2 <= s.rollouts <= 64
+    assert s.objective == "relative" and s.screen
     # every field but the search ones is the expert's (it plays as expert off R9's offers)
     same = [f.name for f in dataclasses.fields(e)
-            if f.name not in ("name", "search", "rollouts", "margin", "model")]
+            if f.name not in ("name", "search", "rollouts", "margin", "model", "screen",
+                              "objective")]
     assert all(getattr(s, f) == getattr(e, f) for f in same)
     assert "search" in ks.engine.policies.PRESETS
     v = s.vector()
@@ -36,6 +38,7 @@ def test_search_preset_is_expert_elsewhere_and_validates_its_fields():
     (dict(search=True, rollouts=1), ValueError, "rollouts=1"),
     (dict(search=True, margin=-1), ValueError, "margin=-1"),
     (dict(search=1), TypeError, "search=1"),
+    (dict(search=True, objective="win"), ValueError, "objective='win'"),
 ])
 def test_search_policy_bad_fields_are_clear_errors(kwargs, err, msg):
     with pytest.raises(err, match=msg):

@@ -102,8 +102,10 @@ class Policy:
         cards of the deal), ``rollouts`` samples of the unseen cards are each played on
         acting and passing with the same later random draws, every seat playing ``model``;
         the seat acts when acting lowers the mean of its *relative* penalty (own penalty
-        minus the table's mean penalty, doubles counted, R12: what decides a game) by more
-        than ``margin`` points. The other decisions (opening, melds, lay-offs, discards) and
+        minus the table's mean penalty, doubles counted, R12: what decides a game;
+        ``objective``) by more than ``margin`` points. With ``screen`` only offers whose card
+        cuts its cards still needed are searched; the others are passed, as the expert's rules
+        pass them. The other decisions (opening, melds, lay-offs, discards) and
         the calls' limit follow the other fields. Not with Tuluki rules (V9), nor inside the
         advisor's or the call study's rollouts.
     rollouts : int
@@ -114,6 +116,13 @@ class Policy:
     model : str
         The player model of a search seat's rollouts: a preset name other than ``search``
         (``"expert"`` by default; ``"greedy"``, ``"never-call"``, ...).
+    screen : bool
+        A search seat searches only the offers whose card cuts its cards still needed (True by
+        default: a quarter of the decisions or fewer, so hand 9 is affordable); False: every
+        take and call is searched.
+    objective : str
+        What a search seat's rollouts minimise: ``"relative"`` (default; the advisor's
+        default) or ``"penalty"`` (its own penalty alone).
 
     Examples
     --------
@@ -145,6 +154,8 @@ class Policy:
     rollouts: int = 24
     margin: float = 0.0
     model: str = "expert"
+    screen: bool = True
+    objective: str = "relative"
 
     def __post_init__(self):
         def put(field, value):
@@ -155,7 +166,7 @@ class Policy:
         if not self.name.strip():
             raise ValueError(not_allowed("name", self.name, "a non-empty string"))
         put("random", check_bool("random", self.random))
-        for field in ("hold", "exact", "defend", "search"):
+        for field in ("hold", "exact", "defend", "search", "screen"):
             put(field, check_bool(field, getattr(self, field)))
         put("call_max_card", check_int("call_max_card", self.call_max_card, 0, 50))
         put("call_max_opened", check_int("call_max_opened", self.call_max_opened, 1))
@@ -175,6 +186,8 @@ class Policy:
             raise ValueError(not_allowed("model", self.model, "a preset name other than search",
                                          "the rollouts' players do not search"))
         put("model", model)
+        if self.objective not in ("relative", "penalty"):
+            raise ValueError(not_allowed("objective", self.objective, '"relative" or "penalty"'))
 
     def vector(self) -> np.ndarray:
         """The float64 parameter vector the kernels read (``P_CALL_LIMIT`` is -1 for None)."""
@@ -197,6 +210,8 @@ class Policy:
         v[_E.P_CALL_MAX_HAND] = self.call_max_hand
         v[_E.P_SEARCH] = self.rollouts if self.search else 0
         v[_E.P_SEARCH_MARGIN] = self.margin
+        v[_E.P_SEARCH_SCREEN] = 1.0 if self.screen else 0.0
+        v[_E.P_SEARCH_PENALTY] = 1.0 if self.objective == "penalty" else 0.0
         return v
 
 
@@ -260,10 +275,11 @@ def preset(name: str) -> Policy:
       no better.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
-    * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9), which it
-      decides by 24 paired rollouts per decision (``rollouts``) from what it knows, every seat
-      of the rollouts playing ``expert`` (``model``), acting when that lowers its penalty
-      against the table's mean (doubles counted) at all (``margin=0``); see
+    * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9) of a card
+      that cuts its cards still needed (``screen``), which it decides by 24 paired rollouts
+      per decision (``rollouts``) from what it knows, every seat of the rollouts playing
+      ``expert`` (``model``), acting when that lowers its penalty against the table's mean
+      (doubles counted, ``objective="relative"``) at all (``margin=0``); see
       :class:`Policy`'s ``search``. Other settings:
       ``dataclasses.replace(preset("search"), name="search-64", rollouts=64)``.
 

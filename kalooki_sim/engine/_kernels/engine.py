@@ -121,6 +121,8 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
     P_RANDOM,
     P_SEARCH,
     P_SEARCH_MARGIN,
+    P_SEARCH_PENALTY,
+    P_SEARCH_SCREEN,
     P_TAKE_GAIN,
     PS_BAN_R,
     PS_BAN_S,

@@ -9,7 +9,9 @@ acting and passing on the same sample with the same later random draws
 (:func:`.branch.play_pair`), every seat of the rollouts playing the seat's player model (row
 ``P + s`` of ``pol``). The seat acts when the mean of the paired difference of its
 *relative* penalty (own penalty minus the table's mean penalty, doubles counted, R12: what
-decides a game, R14; the advisor's default objective) is below ``-P_SEARCH_MARGIN``. The
+decides a game, R14; the advisor's default objective; with ``P_SEARCH_PENALTY`` its own
+penalty) is below ``-P_SEARCH_MARGIN``. With ``P_SEARCH_SCREEN`` only offers whose card cuts
+the seat's cards still needed are searched; the others are passed, as the expert does. The
 answers are then forced on the real turn (``GS_FORCE_*``), whose policy streams repeat the dry
 run's exactly (C3).
 
@@ -33,7 +35,7 @@ from numba import njit, prange, uint64
 from . import branch as B
 from . import engine as E
 from . import rng as R
-from .reading import _call_limit
+from .reading import _call_limit, _needed_memo, _needed_memo_upto
 from .table import PS_MEETS
 
 STREAM_SEARCH = 1 << 23  # + 1 + row: a rollout's play streams; + 0: its sample
@@ -95,11 +97,11 @@ def knowledge(seat, t, kb, counts, pool, opp):
 
 @njit(cache=True)
 def rollout_value(rules, pol, t, sw, seat, ask_mask):
-    """Mean over ``pol[seat, P_SEARCH]`` paired rollouts of ``seat``'s relative penalty acting
-    minus passing on the live offer of table ``t`` (below 0: acting is better), from
-    :func:`knowledge` only; the seats in ``ask_mask`` but ``seat`` pass (they were asked
-    first). Reuses the advisor's sampler (:func:`.branch._sample_situation`) and its pair
-    (:func:`.branch.play_pair`). Writes sw."""
+    """Mean over ``pol[seat, P_SEARCH]`` paired rollouts of ``seat``'s relative penalty (own
+    penalty with ``P_SEARCH_PENALTY``) acting minus passing on the live offer of table ``t``
+    (below 0: acting is better), from :func:`knowledge` only; the seats in ``ask_mask`` but
+    ``seat`` pass (they were asked first). Reuses the advisor's sampler
+    (:func:`.branch._sample_situation`) and its pair (:func:`.branch.play_pair`). Writes sw."""
     P = rules[E.R_PLAYERS]
     kb, samp, br = sw[1], sw[2], sw[3]
     pool, opp, counts, res, mpol, rst = sw[4], sw[5], sw[6], sw[7], sw[8], sw[9]
@@ -119,8 +121,23 @@ def rollout_value(rules, pol, t, sw, seat, ask_mask):
             samp[13][r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
             samp[13][r, 1] = uint64(0)
         B.play_pair(rules, mpol, samp, br, seat, ask_mask, res)
-        total += res[4] - res[B.ROLL_COLS + 4]
+        j = 0 if pol[seat, E.P_SEARCH_PENALTY] > 0 else 4  # own penalty, or relative
+        total += res[j] - res[B.ROLL_COLS + j]
     return total / n
+
+
+@njit(cache=True)
+def brings_closer(rules, pol, t, seat):
+    """Does the live discard cut ``seat``'s cards still needed (its policy's count, as the
+    expert's take and call rules read it)? Writes the seat's count memo on ``t`` (a cache)."""
+    hand, ps, gs = t[0], t[1], t[2]
+    D = t[4][gs[E.GS_DISC_N] - 1]
+    pw = (t[11], t[14], t[15])
+    before = _needed_memo(seat, hand, ps, rules, pol, pw)
+    hand[seat, D] += 1
+    after = _needed_memo_upto(seat, hand, ps, rules, pol, pw, before - 1)
+    hand[seat, D] -= 1
+    return after < before
 
 
 @njit(cache=True)
@@ -169,6 +186,8 @@ def search_offers(rules, pol, t, sw):
         mask |= 1 << s
         if kinds[me] == B.CALL and t[1][s, E.PS_CALLS] >= _call_limit(s, rules, pol):
             continue  # V8: its own limit is reached; it passes
+        if pol[s, E.P_SEARCH_SCREEN] > 0 and not brings_closer(rules, pol, t, s):
+            continue  # screened: a card that brings the contract no closer is passed
         if rollout_value(rules, pol, t, sw, s, ask) < -pol[s, E.P_SEARCH_MARGIN]:
             acts |= 1 << s
     gs[E.GS_FORCE_MASK] = mask
