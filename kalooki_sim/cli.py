@@ -170,7 +170,7 @@ def _ints(text: str) -> list[int]:
 
 
 _POLICIES_HELP = ("one preset for every seat, or one per seat, comma-separated (greedy, random, "
-                  "never-call, call-<k>, hold-for-double, expert)")
+                  "never-call, call-<k>, hold-for-double, expert, search)")
 
 
 def _add_output(p) -> None:

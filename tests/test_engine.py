@@ -1,6 +1,7 @@
 """The compiled engine against the plain-Python referee, determinism, and the API's errors."""
 
 import copy
+import dataclasses
 
 import numpy as np
 import pytest
@@ -55,6 +56,14 @@ def test_referee_passes_every_contract_with_mixed_policies(hand):
     pols = (["greedy", "random", "call-1", "hold-for-double", "never-call", "call-2"])[:players]
     df, logs = referee_hands(40, hand, players, pols, seed=hand)
     assert len(df) >= 40 * players
+
+
+def test_referee_passes_a_search_seat_every_contract():
+    """R1-R14 re-checked on hands where seat 0 decides its takes and calls (R9) by rollouts
+    (the search preset, issue 19), beside expert, greedy and random seats."""
+    fast = dataclasses.replace(ks.preset("search"), name="search-8", rollouts=8)
+    for hand in range(1, 10):
+        referee_hands(2, hand, 4, [fast, "expert", "greedy", "random"], seed=900 + hand)
 
 
 def test_referee_on_random_play_everywhere():

@@ -22,7 +22,8 @@ from ..game._checks import (
 from ..game._progress import progress_bar
 from ..game.rules import Rules, as_rules
 from ._kernels import engine as _E
-from .policies import seat_policies
+from ._kernels import search as _S
+from .policies import policy_matrix, seat_policies
 
 BLOCK_GAMES = 4096  # games per kernel call: bounds memory and paces the progress bar
 
@@ -80,8 +81,10 @@ def _setup(players, policies, seed, rules, threads):
         raise TypeError("policies=None is not allowed; give a preset name such as 'greedy', a "
                         "Policy, or a list with one per seat")
     pols = seat_policies(policies, rules.players)
-    pol = np.stack([p.vector() for p in pols])
-    return rules, pols, pol, seed, threads
+    if rules.tuluki and any(p.search for p in pols):
+        raise ValueError("a search policy is not allowed with tuluki=True: its rollouts weigh "
+                         "Kalooki's R9 offers, not Tuluki's discard step (V9)")
+    return rules, pols, policy_matrix(pols), seed, threads
 
 
 @contextmanager
@@ -113,8 +116,10 @@ def _play(games, hand_nos, rules, pol, seed, voids):
     for _ in range(2):
         offsets = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
         out = np.zeros((int(caps.sum()), _E.O_COLS), np.int32)
-        _E.play_block(seed, g, hn, rb, pol, rules.pack_size, max(1, 4 * nt), rules.max_replays,
-                      voids, out, offsets, caps, n_rows)
+        # a table with a search seat (pol of 2P rows) decides its offers by rollouts
+        block = _S.search_block if len(pol) > P else _E.play_block
+        block(seed, g, hn, rb, pol, rules.pack_size, max(1, 4 * nt), rules.max_replays, voids,
+              out, offsets, caps, n_rows)
         if (n_rows <= caps).all():
             break
         caps = n_rows.copy()

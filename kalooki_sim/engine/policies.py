@@ -14,6 +14,10 @@ decisions it steers (see :mod:`kalooki_sim.engine._kernels.engine`):
   costliest of the cards farthest from being laid off; before opening, discard the costliest of
   the cards whose loss raises the estimate least.
 
+``search=True`` decides every take and call (R9.1, R9.2) by the advisor's paired rollouts from
+what the seat knows (:mod:`kalooki_sim.engine._kernels.search`); the other decisions follow the
+other fields.
+
 ``random=True`` replaces every decision by a fair coin (take, call, open, further melds, each
 lay-off) and the discard by a uniformly random card; the meld layout still comes from the
 solver, so all its moves stay legal. Its calls obey the same limits.
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game._checks import check_bool, check_int, not_allowed
+from ..game._checks import check_bool, check_int, check_real, not_allowed
 from ._kernels import engine as _E
 
 
@@ -91,6 +95,34 @@ class Policy:
     defend : bool
         Before opening, among equally good discards, prefer one whose rank the next player
         (if unopened) has not taken or called this hand.
+    search : bool
+        Decide each take and call (R9) by paired rollouts (issue 19; the ``search`` preset):
+        from what this seat knows (its hand, the pile, the table, the cards each opponent took
+        or called and still holds, hand sizes, the stock's size, who opened; never the hidden
+        cards of the deal), ``rollouts`` samples of the unseen cards are each played on
+        acting and passing with the same later random draws, every seat playing ``model``;
+        the seat acts when acting lowers the mean of its *relative* penalty (own penalty
+        minus the table's mean penalty, doubles counted, R12: what decides a game;
+        ``objective``) by more than ``margin`` points. With ``screen`` only offers whose card
+        cuts its cards still needed are searched; the others are passed, as the expert's rules
+        pass them. The other decisions (opening, melds, lay-offs, discards) and
+        the calls' limit follow the other fields. Not with Tuluki rules (V9), nor inside the
+        advisor's or the call study's rollouts.
+    rollouts : int
+        Paired rollouts per decision of a search seat (2-100,000; 24 by default).
+    margin : float
+        Points (>= 0) by which acting must win, in the rollouts' mean, for a search seat to
+        act (0 by default: any mean gain).
+    model : str
+        The player model of a search seat's rollouts: a preset name other than ``search``
+        (``"expert"`` by default; ``"greedy"``, ``"never-call"``, ...).
+    screen : bool
+        A search seat searches only the offers whose card cuts its cards still needed (True by
+        default: a quarter of the decisions or fewer, so hand 9 is affordable); False: every
+        take and call is searched.
+    objective : str
+        What a search seat's rollouts minimise: ``"relative"`` (default; the advisor's
+        default) or ``"penalty"`` (its own penalty alone).
 
     Examples
     --------
@@ -118,6 +150,12 @@ class Policy:
     call_max_hand: int = 10000
     hold_danger: int = 0
     defend: bool = False
+    search: bool = False
+    rollouts: int = 24
+    margin: float = 0.0
+    model: str = "expert"
+    screen: bool = True
+    objective: str = "relative"
 
     def __post_init__(self):
         def put(field, value):
@@ -128,7 +166,7 @@ class Policy:
         if not self.name.strip():
             raise ValueError(not_allowed("name", self.name, "a non-empty string"))
         put("random", check_bool("random", self.random))
-        for field in ("hold", "exact", "defend"):
+        for field in ("hold", "exact", "defend", "search", "screen"):
             put(field, check_bool(field, getattr(self, field)))
         put("call_max_card", check_int("call_max_card", self.call_max_card, 0, 50))
         put("call_max_opened", check_int("call_max_opened", self.call_max_opened, 1))
@@ -138,6 +176,18 @@ class Policy:
         for field in ("call_gain", "take_gain", "hold_turns", "call_max_need", "call_min_stock",
                       "call_danger", "hold_danger", "call_max_hand"):
             put(field, check_int(field, getattr(self, field), 0))
+        put("rollouts", check_int("rollouts", self.rollouts, 2, 100_000))
+        put("margin", check_real("margin", self.margin, 0))
+        if not isinstance(self.model, str):
+            raise TypeError(not_allowed("model", self.model, "a preset name other than search"))
+        model = self.model.strip().lower()
+        # checked when it is used (a search seat): the presets are Policies themselves
+        if self.search and (model == "search" or preset(model).search):
+            raise ValueError(not_allowed("model", self.model, "a preset name other than search",
+                                         "the rollouts' players do not search"))
+        put("model", model)
+        if self.objective not in ("relative", "penalty"):
+            raise ValueError(not_allowed("objective", self.objective, '"relative" or "penalty"'))
 
     def vector(self) -> np.ndarray:
         """The float64 parameter vector the kernels read (``P_CALL_LIMIT`` is -1 for None)."""
@@ -158,17 +208,43 @@ class Policy:
         v[_E.P_DEFEND] = 1.0 if self.defend else 0.0
         v[_E.P_CALL_MAX_OPENED] = self.call_max_opened
         v[_E.P_CALL_MAX_HAND] = self.call_max_hand
+        v[_E.P_SEARCH] = self.rollouts if self.search else 0
+        v[_E.P_SEARCH_MARGIN] = self.margin
+        v[_E.P_SEARCH_SCREEN] = 1.0 if self.screen else 0.0
+        v[_E.P_SEARCH_PENALTY] = 1.0 if self.objective == "penalty" else 0.0
         return v
 
 
-PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double", "expert")
+def no_search(pols, where: str) -> None:
+    """A ``ValueError`` when a seat of ``pols`` searches: inside rollouts and branches
+    (``where``) the players play their rules; a search seat would silently play its other
+    fields there."""
+    names = sorted({p.name for p in pols if p.search})
+    if names:
+        raise ValueError(f"policies {names} search, which is not allowed in {where}: its "
+                         "continuations are played by rule-based players; give the search "
+                         "policy's model (e.g. 'expert') instead")
+
+
+def policy_matrix(pols) -> np.ndarray:
+    """The kernels' ``pol`` matrix of one :class:`Policy` per seat: ``P`` rows of
+    :meth:`Policy.vector`, and, when a seat searches, ``P`` more rows: row ``P + s`` the vector
+    of seat ``s``'s rollout model (its own vector for a seat that does not search)."""
+    pol = np.stack([p.vector() for p in pols])
+    if not any(p.search for p in pols):
+        return pol
+    return np.vstack([pol, np.stack([preset(p.model).vector() if p.search else p.vector()
+                                     for p in pols])])
+
+
+PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double", "expert", "search")
 
 
 def preset(name: str) -> Policy:
     """A named policy.
 
-    The presets: ``random``, ``greedy``, ``never-call``, ``call-<k>``, ``hold-for-double`` and
-    ``expert``. Presets without a number in their name call up to the rules' limit
+    The presets: ``random``, ``greedy``, ``never-call``, ``call-<k>``, ``hold-for-double``,
+    ``expert`` and ``search``. Presets without a number in their name call up to the rules' limit
     (``Rules.call_limit``, V8); ``call-<k>`` calls up to the smaller of k and the rules' limit.
 
     * ``greedy``: opens at once, lays off everything, calls (up to the rules' limit) and takes
@@ -199,6 +275,13 @@ def preset(name: str) -> Policy:
       no better.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
+    * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9) of a card
+      that cuts its cards still needed (``screen``), which it decides by 24 paired rollouts
+      per decision (``rollouts``) from what it knows, every seat of the rollouts playing
+      ``expert`` (``model``), acting when that lowers its penalty against the table's mean
+      (doubles counted, ``objective="relative"``) at all (``margin=0``); see
+      :class:`Policy`'s ``search``. Other settings:
+      ``dataclasses.replace(preset("search"), name="search-64", rollouts=64)``.
 
     A :class:`Policy` is returned as it is.
 
@@ -223,6 +306,8 @@ def preset(name: str) -> Policy:
         return Policy("hold-for-double", hold=True, hold_turns=8, call_max_need=0)
     if key == "expert":
         return Policy("expert", exact=True, defend=True, call_max_need=5)
+    if key == "search":
+        return Policy("search", exact=True, defend=True, call_max_need=5, search=True)
     m = re.fullmatch(r"call-(\d+)", key)
     if m:
         return Policy(key, call_limit=int(m.group(1)))

@@ -57,6 +57,7 @@ from ..game._checks import check_bool, check_seed
 from ..game.cards import card_text
 from ..game.rules import contract_text
 from ._kernels import engine as _E
+from ._kernels import search as _S
 from .play import _setup, rules_vector
 
 _NAMES = {
@@ -162,7 +163,11 @@ def _play_logged(seed, game, hand_no, attempt, dealer, rules, pol, table):
     rv = rules_vector(rules, hand_no)
     out = np.zeros((rules.players, _E.O_COLS), np.int32)
     table[2][_E.GS_LOG_ON] = 1
-    void = _E.play_hand(seed, game, hand_no, attempt, dealer, rv, pol, *table, out, 0)
+    if len(pol) > rules.players:  # a search seat (pol of 2P rows): its offers by rollouts
+        sw = _S.new_search_ws(rules.players, rules.pack_size)
+        void = _S.search_hand(seed, game, hand_no, attempt, dealer, rv, pol, table, sw, out, 0)
+    else:
+        void = _E.play_hand(seed, game, hand_no, attempt, dealer, rv, pol, *table, out, 0)
     return bool(void), hand_records(table, rules, game, hand_no, attempt, dealer), out
 
 

@@ -26,6 +26,7 @@ from scipy import stats
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine.play import _setup, _threads, defer_players, rules_vector
+from ..engine.policies import no_search
 from ..game._checks import check_bool, check_choice, check_int, check_real, not_allowed
 from ..game._kernels import layoff as _L
 from ..game._progress import progress_bar
@@ -639,6 +640,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     """
     rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
                                              rules, threads)
+    no_search(pols, "advise")
     if rules.tuluki:
         raise ValueError("rules with tuluki=True are not allowed here: the advisor weighs "
                          "Kalooki's R9 offers (take, or call out of turn); Tuluki's discard "

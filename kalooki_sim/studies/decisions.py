@@ -18,6 +18,7 @@ from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine._kernels import needed as _NK
 from ..engine.play import _setup, _threads, defer_players, rules_vector
+from ..engine.policies import no_search
 from ..engine.trace import Trace, hand_records
 from ..game._checks import check_bool, check_choice, check_int, check_real, check_seed
 from ..game._progress import progress_bar
@@ -176,6 +177,7 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     n = check_int("n", n, 0)
     rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
                                              rules, threads)
+    no_search(pols, "call_decisions")
     rules.deal(hand)
     replicas = check_int("replicas", replicas, 1, 10_000)
     by_seat = check_choice("pairing", pairing, ("seat", "stock")) == "seat"
@@ -215,6 +217,7 @@ def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
     """
     rules, pols, pol, seed, _ = _setup(defer_players(players, rules), policies, seed, rules,
                                        None)
+    no_search(pols, "trace_decision")
     game = check_seed(game, "game")
     attempt = check_seed(attempt, "attempt")
     rules.deal(hand)

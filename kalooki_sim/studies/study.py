@@ -109,7 +109,7 @@ class Spec:
             "format": FORMAT, "games": self.games,
             "hands": None if self.hands is None else list(self.hands),
             "first_game": self.first_game, "seed": self.seed, "rules": rules,
-            "policies": [dataclasses.asdict(p) for p in self.policies],
+            "policies": [_policy_args(p) for p in self.policies],
             "summary_only": self.summary_only, "chunk_games": self.chunk_games,
         }
 
@@ -132,6 +132,19 @@ class Spec:
     def game_dtype(self):
         """The ``game`` column's dtype for the whole run (the same in every chunk)."""
         return np.int32 if self.first_game + self.games <= 2**31 else np.int64
+
+
+#: Policy fields of the search player (issue 19), kept out of a non-searching policy's manifest
+#: entry so runs written before they existed still resume
+_SEARCH_FIELDS = ("search", "rollouts", "margin", "model", "screen", "objective")
+
+
+def _policy_args(p) -> dict:
+    d = dataclasses.asdict(p)
+    if not p.search:
+        for k in _SEARCH_FIELDS:
+            d.pop(k)
+    return d
 
 
 def _check_hands(hand, rules: Rules):

@@ -361,16 +361,36 @@ def _sample_situation(base, t, pool, n_pool, opp_sizes, pile_extra, rst):
     gs[E.GS_STOCK_N] = n
 
 
+@njit(cache=True)
+def play_pair(rules, pol, samp, br, me, force_mask, res_row):
+    """Play the sampled table ``samp`` on twice, ``me`` acting then passing on the live offer
+    (the other seats in ``force_mask`` pass), the rest of the stock dealt by seat
+    (:func:`.engine.seat_stock`) so each seat draws the same cards in both; ``samp``'s streams
+    (C3) must be keyed by the caller. Writes ``res_row`` = (penalty, out, doubled, void,
+    relative) acting, then passing (``relative``: the penalty minus the table's mean penalty,
+    doubles counted, R12), and samp, br."""
+    E.seat_stock(samp[2], samp[2][E.GS_CUR], rules[E.R_PLAYERS])
+    for act in (1, 0):
+        copy_state(samp, br, False)
+        br[2][E.GS_FORCE_MASK] = force_mask
+        br[2][E.GS_FORCE_ACTS] = (1 << me) if act else 0
+        E.play_out(rules, pol, br)
+        pen, out, dbl, void = seat_outcome(rules, br, me)
+        o = 0 if act else ROLL_COLS
+        res_row[o] = pen
+        res_row[o + 1] = out
+        res_row[o + 2] = dbl
+        res_row[o + 3] = void
+        res_row[o + 4] = pen - _table_mean(rules, br)
+
+
 @njit(cache=True, parallel=True)
 def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, me, force_mask,
                   first, count, n_workers, pack_size, res):
     """Rollouts ``first .. first + count - 1`` of the advisor: each samples the hidden cards of
     ``base`` (its own stream, so a rollout is a function of the seed and its index), then plays
-    the sample twice, ``me`` acting and passing (the seats in ``force_mask`` but ``me`` pass),
-    the stock dealt by seat (:func:`.engine.seat_stock`) so each seat draws the same cards in
-    both.
-    ``res[i - first]`` = (penalty, out, doubled, void, relative) acting, then passing
-    (``relative``: the penalty minus the table's mean penalty, doubles counted, R12)."""
+    the sample twice (:func:`play_pair`): ``me`` acting and passing (the seats in
+    ``force_mask`` but ``me`` pass). ``res[i - first]``: :func:`play_pair`'s row."""
     P = rules[E.R_PLAYERS]
     per = (count + n_workers - 1) // n_workers
     for w in prange(n_workers):
@@ -386,19 +406,7 @@ def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, m
             for s in range(samp[13].shape[0]):
                 samp[13][s, 0] = R.stream_key(seed, i, 0, 1, s)
                 samp[13][s, 1] = uint64(0)
-            E.seat_stock(samp[2], samp[2][E.GS_CUR], P)
-            for act in (1, 0):
-                copy_state(samp, br, False)
-                br[2][E.GS_FORCE_MASK] = force_mask
-                br[2][E.GS_FORCE_ACTS] = (1 << me) if act else 0
-                E.play_out(rules, pol, br)
-                pen, out, dbl, void = seat_outcome(rules, br, me)
-                o = 0 if act else ROLL_COLS
-                res[j, o] = pen
-                res[j, o + 1] = out
-                res[j, o + 2] = dbl
-                res[j, o + 3] = void
-                res[j, o + 4] = pen - _table_mean(rules, br)
+            play_pair(rules, pol, samp, br, me, force_mask, res[j])
 
 
 @njit(cache=True)

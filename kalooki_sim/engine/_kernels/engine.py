@@ -119,6 +119,10 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
     P_HOLD_DANGER,
     P_HOLD_TURNS,
     P_RANDOM,
+    P_SEARCH,
+    P_SEARCH_MARGIN,
+    P_SEARCH_PENALTY,
+    P_SEARCH_SCREEN,
     P_TAKE_GAIN,
     PS_BAN_R,
     PS_BAN_S,
@@ -256,6 +260,26 @@ def hand_done(void, stalled, attempt, max_replays):
 
 
 @njit(cache=True)
+def keep_attempt(hrows, P, i, out, off, n, cap):
+    """Copy the ``P`` rows of the attempt just scored (``hrows``) to ``out[off + n:]``, within
+    ``cap``, with ``O_GAME = i``; returns the rows counted so far (``n + P``)."""
+    for p in range(P):
+        if n < cap:
+            for j in range(O_COLS):
+                out[off + n, j] = hrows[p, j]
+            out[off + n, O_GAME] = i
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def mark_attempts(out, off, first, n, cap, attempts):
+    """``O_ATTEMPTS`` of a finished hand's rows ``first .. n - 1`` (within ``cap``)."""
+    for k in range(first, min(n, cap)):
+        out[off + k, O_ATTEMPTS] = attempts
+
+
+@njit(cache=True)
 def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, hrows,
                out, off, cap):
     """Every hand of game ``game`` (block index ``i``), void ones replayed (R13, R14), the deal
@@ -273,17 +297,11 @@ def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_vo
                              t[11], t[12], t[13], t[14], t[15], hrows, 0)
             done = hand_done(void, t[2][GS_STALLED], attempt + 1, max_replays)
             if done or keep_voids:
-                for p in range(P):
-                    if n < cap:
-                        for j in range(O_COLS):
-                            out[off + n, j] = hrows[p, j]
-                        out[off + n, O_GAME] = i
-                    n += 1
+                n = keep_attempt(hrows, P, i, out, off, n, cap)
             attempt += 1
             if done:
                 break
-        for k in range(first, min(n, cap)):
-            out[off + k, O_ATTEMPTS] = attempt
+        mark_attempts(out, off, first, n, cap, attempt)
         dealer = (dealer + 1) % P
     return n
 

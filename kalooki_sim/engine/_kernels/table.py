@@ -17,7 +17,9 @@ Layouts (all ``int64`` unless said):
   :mod:`kalooki_sim.game._kernels.layoff`.
 * ``log[MAX_LOG, 7]``: the move log when ``gs[GS_LOG_ON]``; rows ``(event, seat, card, a, b, c,
   d)`` with events ``EV_*`` documented in :mod:`kalooki_sim.engine.trace`.
-* ``pol[P, NPARAM]`` (float64): each seat's policy parameters ``P_*``.
+* ``pol[P, NPARAM]`` (float64): each seat's policy parameters ``P_*``; with a search seat
+  (``P_SEARCH > 0``) ``pol`` has ``2P`` rows, row ``P + s`` the player model of seat ``s``'s
+  rollouts (:mod:`.search`); the other kernels read rows ``0 .. P-1`` only.
 * ``rules``: ``R_*`` fields of the rules, flattened.
 
 This module holds those layouts (column indices, sizes), the move log writer and the
@@ -70,11 +72,16 @@ GS_COLS = GS_SEAT_DRAWS + 8
 (R_PLAYERS, R_CARDS, R_GROUPS, R_RUNS, R_CALL_LIMIT, R_FREE_EXT, R_JOKERS_OTHERS, R_V6,
  R_V4, R_DECKS, R_JOKERS, R_TULUKI) = range(12)
 R_COLS = 12
-# policy parameters (P_CALL_LIMIT < 0: the rules' limit), documented on policies.Policy
+# policy parameters (P_CALL_LIMIT < 0: the rules' limit), documented on policies.Policy;
+# P_SEARCH: the rollouts of a search seat's take-or-call decisions (0: it does not search),
+# P_SEARCH_MARGIN: the points by which acting must win, P_SEARCH_SCREEN: only offers that cut
+# the cards needed are searched, P_SEARCH_PENALTY: own penalty as the objective, not the
+# relative one (:mod:`.search`)
 (P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS, P_EXACT,
  P_CALL_MAX_NEED, P_CALL_MIN_STOCK, P_CALL_MAX_CARD, P_CALL_DANGER, P_HOLD_DANGER,
- P_DEFEND, P_CALL_MAX_OPENED, P_CALL_MAX_HAND) = range(15)
-NPARAM = 15
+ P_DEFEND, P_CALL_MAX_OPENED, P_CALL_MAX_HAND, P_SEARCH, P_SEARCH_MARGIN, P_SEARCH_SCREEN,
+ P_SEARCH_PENALTY) = range(19)
+NPARAM = 19
 # log events
 (EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
  EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,

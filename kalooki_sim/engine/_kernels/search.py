@@ -1,0 +1,249 @@
+"""Search seats (issue 19): a seat whose policy searches (``P_SEARCH`` rollouts) decides each
+take and call (R9) by the advisor's paired rollouts, from what that seat knows.
+
+Before a turn that offers the discard, :func:`search_offers` finds the search seats the offer
+will reach: a dry run of the turn on a copy (the seats asked before a seat answer the same
+whatever it answers; a seat is asked only if they all passed, which it then sees). For each
+such seat it plays ``P_SEARCH`` rollout pairs from the seat's knowledge (:func:`knowledge`),
+acting and passing on the same sample with the same later random draws
+(:func:`.branch.play_pair`), every seat of the rollouts playing the seat's player model (row
+``P + s`` of ``pol``). The seat acts when the mean of the paired difference of its
+*relative* penalty (own penalty minus the table's mean penalty, doubles counted, R12: what
+decides a game, R14; the advisor's default objective; with ``P_SEARCH_PENALTY`` its own
+penalty) is below ``-P_SEARCH_MARGIN``. With ``P_SEARCH_SCREEN`` only offers whose card cuts
+the seat's cards still needed are searched; the others are passed, as the expert does. The
+answers are then forced on the real turn (``GS_FORCE_*``), whose policy streams repeat the dry
+run's exactly (C3).
+
+Streams (C3): rollout ``i`` of seat ``s``'s decision at table turn ``k`` samples and plays from
+keys hashed from the hand's deal key (itself a hash of seed, game, hand and attempt) and
+``(k, s, i)``: a decision is a function of the run's seed and of what the seat knows, the same
+on any number of threads.
+
+Search workspace ``sw`` (:func:`new_search_ws`): tables ``snap`` (the dry run), ``kb`` (the
+seat's knowledge), ``samp``, ``br`` (a sample and its branch); ``pool[pack]``, ``opp[P]``,
+``counts[N_CODES]`` (int64, the hidden cards); ``res[2 * ROLL_COLS]``; ``mpol[P, NPARAM]`` (the
+rollouts' policies); ``rst[2]`` (uint64); ``seats``, ``kinds``, ``taken`` ``[P]`` (the offer's
+decisions).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from . import branch as B
+from . import engine as E
+from . import rng as R
+from .reading import _call_limit, _needed_memo, _needed_memo_upto
+from .table import PS_MEETS
+
+STREAM_SEARCH = 1 << 23  # + 1 + row: a rollout's play streams; + 0: its sample
+
+
+@njit(cache=True)
+def new_search_ws(P, pack_size):
+    """A worker's search workspace (layout in the module docstring)."""
+    return (E.new_table_jit(P, pack_size, 1), E.new_table_jit(P, pack_size, 1),
+            E.new_table_jit(P, pack_size, 1), E.new_table_jit(P, pack_size, 1),
+            np.zeros(pack_size, np.int64), np.zeros(P, np.int64),
+            np.zeros(E.N_CODES, np.int64), np.zeros(2 * B.ROLL_COLS),
+            np.zeros((P, E.NPARAM)), np.zeros(2, np.uint64), np.zeros(P, np.int64),
+            np.zeros(P, np.int64), np.zeros(P, np.int64))
+
+
+@njit(cache=True)
+def knowledge(seat, t, kb, counts, pool, opp):
+    """Table ``kb`` = table ``t`` as ``seat`` knows it: its own hand; the pile, the table's
+    melds, who opened, the calls made, hand sizes and the stock's size; of each opponent only
+    the cards it took or called and still holds (the known rows, R9). The cards it cannot see
+    (the opponents' other cards, the stock) go to ``pool[:n]`` in card order, so ``pool`` and
+    ``kb`` do not depend on where those cards really are; ``opp[p]``: seat ``p``'s unseen
+    cards. The hand memos and the dealt-hand flags, read from hidden hands, are cleared.
+    Writes kb, counts, pool, opp; returns ``n``."""
+    B.copy_state(t, kb, False)
+    hand = kb[0]
+    ps = kb[1]
+    P = E._seen_row(hand)
+    for c in range(E.N_CODES):
+        counts[c] = 0
+    for p in range(P):
+        opp[p] = 0
+        ps[p, E.PS_NC_VAL0] = -1
+        ps[p, E.PS_NC_VAL1] = -1
+        ps[p, PS_MEETS] = 0
+        if p == seat:
+            continue
+        k = E._known_row(hand, p)
+        for c in range(E.N_CODES):
+            h = hand[p, c] - hand[k, c]
+            counts[c] += h
+            hand[p, c] -= h
+            opp[p] += h
+    stock = t[3]
+    for i in range(t[2][E.GS_STOCK_N]):
+        counts[stock[i]] += 1
+    for r in range(P + 1, P + 4):  # the policies' scratch rows
+        for c in range(E.N_CODES):
+            hand[r, c] = 0
+    kb[3][:] = 0
+    n = 0
+    for c in range(E.N_CODES):
+        for _ in range(counts[c]):
+            pool[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def rollout_value(rules, pol, t, sw, seat, ask_mask):
+    """Mean over ``pol[seat, P_SEARCH]`` paired rollouts of ``seat``'s relative penalty (own
+    penalty with ``P_SEARCH_PENALTY``) acting minus passing on the live offer of table ``t``
+    (below 0: acting is better), from :func:`knowledge` only; the seats in ``ask_mask`` but
+    ``seat`` pass (they were asked first). Reuses the advisor's sampler
+    (:func:`.branch._sample_situation`) and its pair (:func:`.branch.play_pair`). Writes sw."""
+    P = rules[E.R_PLAYERS]
+    kb, samp, br = sw[1], sw[2], sw[3]
+    pool, opp, counts, res, mpol, rst = sw[4], sw[5], sw[6], sw[7], sw[8], sw[9]
+    for p in range(P):
+        for j in range(E.NPARAM):
+            mpol[p, j] = pol[P + seat, j]
+    n_pool = knowledge(seat, t, kb, counts, pool, opp)
+    base = t[13][0, 0]  # the hand's deal key: seed, game, hand, attempt (C3)
+    turn = t[2][E.GS_TURNS] + 1
+    n = int(pol[seat, E.P_SEARCH])
+    total = 0.0
+    for i in range(n):
+        rst[0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH)
+        rst[1] = uint64(0)
+        B._sample_situation(kb, samp, pool, n_pool, opp, 0, rst)
+        for r in range(samp[13].shape[0]):
+            samp[13][r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
+            samp[13][r, 1] = uint64(0)
+        B.play_pair(rules, mpol, samp, br, seat, ask_mask, res)
+        j = 0 if pol[seat, E.P_SEARCH_PENALTY] > 0 else 4  # own penalty, or relative
+        total += res[j] - res[B.ROLL_COLS + j]
+    return total / n
+
+
+@njit(cache=True)
+def brings_closer(rules, pol, t, seat):
+    """Does the live discard cut ``seat``'s cards still needed (its policy's count, as the
+    expert's take and call rules read it)? Writes the seat's count memo on ``t`` (a cache)."""
+    hand, ps, gs = t[0], t[1], t[2]
+    D = t[4][gs[E.GS_DISC_N] - 1]
+    pw = (t[11], t[14], t[15])
+    before = _needed_memo(seat, hand, ps, rules, pol, pw)
+    hand[seat, D] += 1
+    after = _needed_memo_upto(seat, hand, ps, rules, pol, pw, before - 1)
+    hand[seat, D] -= 1
+    return after < before
+
+
+@njit(cache=True)
+def _may_search(rules, pol, t):
+    """Could the live offer reach a search seat at all (not opened, R8; not its discarder)?"""
+    P = rules[E.R_PLAYERS]
+    if pol.shape[0] < 2 * P or rules[E.R_TULUKI] == 1:
+        return False
+    for s in range(P):
+        if (pol[s, E.P_SEARCH] > 0 and t[1][s, E.PS_OPENED] == 0
+                and s != t[2][E.GS_DISCARDER]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def search_offers(rules, pol, t, sw):
+    """Before the turn of ``t[2][GS_CUR]``: decide by :func:`rollout_value` the take or call of
+    every search seat the live discard will reach, in R9's order, and force the answers on
+    ``t`` (``GS_FORCE_*``). A seat at its own call limit passes without search. Writes t's gs,
+    sw."""
+    gs = t[2]
+    if gs[E.GS_LIVE] != 1 or gs[E.GS_TURNS] >= E.MAX_TURNS or not _may_search(rules, pol, t):
+        return
+    P = rules[E.R_PLAYERS]
+    snap, seats, kinds, taken = sw[0], sw[10], sw[11], sw[12]
+    mask = 0
+    acts = 0
+    for _ in range(P):
+        B.copy_state(t, snap, False)
+        snap[2][E.GS_FORCE_MASK] = mask
+        snap[2][E.GS_FORCE_ACTS] = acts
+        E.one_turn(rules, pol, snap)  # a dry run: who is asked
+        nd = B._offer_decisions(rules, t, snap[2][E.GS_TAKEN_BY], snap[2][E.GS_CALLED_BY],
+                                seats, kinds, taken)
+        me = -1
+        ask = 0
+        for d in range(nd):
+            ask |= 1 << seats[d]
+            if pol[seats[d], E.P_SEARCH] > 0 and (mask >> seats[d]) & 1 == 0:
+                me = d
+                break
+        if me < 0:
+            break
+        s = seats[me]
+        mask |= 1 << s
+        if kinds[me] == B.CALL and t[1][s, E.PS_CALLS] >= _call_limit(s, rules, pol):
+            continue  # V8: its own limit is reached; it passes
+        if pol[s, E.P_SEARCH_SCREEN] > 0 and not brings_closer(rules, pol, t, s):
+            continue  # screened: a card that brings the contract no closer is passed
+        if rollout_value(rules, pol, t, sw, s, ask) < -pol[s, E.P_SEARCH_MARGIN]:
+            acts |= 1 << s
+    gs[E.GS_FORCE_MASK] = mask
+    gs[E.GS_FORCE_ACTS] = acts
+
+
+@njit(cache=True)
+def search_hand(seed, game, hand_no, attempt, dealer, rules, pol, t, sw, out, row0):
+    """:func:`.engine.play_hand` with search seats: :func:`search_offers` before every turn.
+    Writes t, sw, ``out[row0 : row0 + P]``; returns void (R13)."""
+    E.start_hand(seed, game, hand_no, attempt, dealer, rules, t)
+    while True:
+        search_offers(rules, pol, t, sw)
+        if E.one_turn(rules, pol, t):
+            break
+    E.score_hand(rules, t, out, row0, game, hand_no, attempt, dealer)
+    return t[2][E.GS_VOID]
+
+
+@njit(cache=True)
+def _search_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, sw,
+                 hrows, out, off, cap):
+    """:func:`.engine._play_game` with :func:`search_hand`."""
+    P = rules_by_hand[0, E.R_PLAYERS]
+    dealer = E.first_dealer(seed, game, P)
+    n = 0
+    for h in range(hand_nos.shape[0]):
+        attempt = 0
+        first = n
+        while True:
+            void = search_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h], pol,
+                               t, sw, hrows, 0)
+            done = E.hand_done(void, t[2][E.GS_STALLED], attempt + 1, max_replays)
+            if done or keep_voids:
+                n = E.keep_attempt(hrows, P, i, out, off, n, cap)
+            attempt += 1
+            if done:
+                break
+        E.mark_attempts(out, off, first, n, cap, attempt)
+        dealer = (dealer + 1) % P
+    return n
+
+
+@njit(cache=True, parallel=True)
+def search_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, max_replays,
+                 keep_voids, out, offsets, caps, n_rows):
+    """:func:`.engine.play_block` for tables with search seats (``pol`` of ``2P`` rows): the
+    same arguments and rows. Writes out, n_rows."""
+    n = games.shape[0]
+    P = rules_by_hand[0, E.R_PLAYERS]
+    per = (n + n_workers - 1) // n_workers
+    for w in prange(n_workers):
+        t = E.new_table_jit(P, pack_size, 1)
+        sw = new_search_ws(P, pack_size)
+        hrows = np.zeros((P, E.O_COLS), np.int32)
+        for i in range(w * per, min(n, w * per + per)):
+            n_rows[i] = _search_game(seed, i, games[i], hand_nos, rules_by_hand, pol,
+                                     max_replays, keep_voids, t, sw, hrows, out, offsets[i],
+                                     caps[i])

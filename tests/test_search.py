@@ -1,0 +1,173 @@
+"""The search player (issue 19): takes and calls (R9) decided by paired rollouts from what the
+seat knows; legal, refereed, deterministic, blind to the hidden cards of the deal."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import kalooki_sim as ks
+from kalooki_sim.engine._kernels import engine as E
+from kalooki_sim.engine._kernels import search as S
+from kalooki_sim.engine.play import rules_vector
+from kalooki_sim.engine.policies import policy_matrix
+from kalooki_sim.game.referee import check
+
+FAST = dataclasses.replace(ks.preset("search"), name="search-8", rollouts=8)
+
+
+def test_search_preset_is_expert_elsewhere_and_validates_its_fields():
+    s, e = ks.preset("search"), ks.preset("expert")
+    assert s.search and s.model == "expert" and s.margin == 0 and 2 <= s.rollouts <= 64
+    assert s.objective == "relative" and s.screen
+    # every field but the search ones is the expert's (it plays as expert off R9's offers)
+    same = [f.name for f in dataclasses.fields(e)
+            if f.name not in ("name", "search", "rollouts", "margin", "model", "screen",
+                              "objective")]
+    assert all(getattr(s, f) == getattr(e, f) for f in same)
+    assert "search" in ks.engine.policies.PRESETS
+    v = s.vector()
+    assert v[E.P_SEARCH] == s.rollouts and e.vector()[E.P_SEARCH] == 0
+    assert policy_matrix([s, e, e, e]).shape == (8, E.NPARAM)
+    assert policy_matrix([e] * 4).shape == (4, E.NPARAM)
+
+
+@pytest.mark.parametrize("kwargs, err, msg", [
+    (dict(search=True, model="search"), ValueError, "model='search'"),
+    (dict(search=True, model="nobody"), ValueError, "unknown policy"),
+    (dict(search=True, rollouts=1), ValueError, "rollouts=1"),
+    (dict(search=True, margin=-1), ValueError, "margin=-1"),
+    (dict(search=1), TypeError, "search=1"),
+    (dict(search=True, objective="win"), ValueError, "objective='win'"),
+])
+def test_search_policy_bad_fields_are_clear_errors(kwargs, err, msg):
+    with pytest.raises(err, match=msg):
+        ks.Policy("s", **kwargs)
+
+
+def test_search_is_refused_where_it_cannot_search():
+    with pytest.raises(ValueError, match="tuluki"):
+        ks.play_hands(1, hand=1, policies=["search", "expert"],
+                      rules=ks.Rules(players=2, tuluki=True))
+    with pytest.raises(ValueError, match="not allowed in advise"):
+        ks.advise("K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", "6♦", 1, discarder=1, policies="search")
+
+
+def test_R9_search_seat_games_pass_the_referee_and_match_their_traces():
+    """R1-R14 re-checked move by move on hands with a search seat; the trace (one hand at a
+    time, logged) plays the same hands as play_hands (blocks over threads), C3."""
+    pols = [FAST, "expert", "greedy", "expert"]
+    for hand in (1, 6):
+        df = ks.play_hands(3, hand=hand, policies=pols, seed=30 + hand, voids=True)
+        for game in range(3):
+            t = ks.trace(30 + hand, game=game, hand=hand, policies=pols)
+            assert check(t.records, t.rules, df[df["game"] == game]) >= 1
+
+
+def test_C3_search_is_the_same_on_one_and_two_threads():
+    pols = [FAST, "expert", "expert", "expert"]
+    a = ks.play_hands(6, hand=2, policies=pols, seed=8, threads=1)
+    b = ks.play_hands(6, hand=2, policies=pols, seed=8, threads=2)
+    assert a.equals(b)
+
+
+def _takes_and_calls(trace, seat):
+    return sum(r["event"] in ("take", "call") and r["seat"] == seat for r in trace.records)
+
+
+def test_R9_margin_gates_acting_and_the_rollouts_decide():
+    """With a margin no rollout mean can clear, the search seat never takes nor calls; with
+    margin 0 it does, and not always where the expert would (its answers are its own)."""
+    never = dataclasses.replace(FAST, name="search-never", margin=10_000.0)
+    acted, differs = 0, False
+    for game in range(4):
+        t0 = ks.trace(3, game=game, hand=1, policies=[never, "expert", "expert", "expert"])
+        assert _takes_and_calls(t0, 0) == 0
+        t1 = ks.trace(3, game=game, hand=1, policies=[FAST, "expert", "expert", "expert"])
+        te = ks.trace(3, game=game, hand=1, policies=["expert"] * 4)
+        acted += _takes_and_calls(t1, 0)
+        differs |= [r for r in t1.records if r["seat"] == 0] != \
+            [r for r in te.records if r["seat"] == 0]
+    assert acted > 0 and differs
+
+
+# -- it never reads the hidden cards ----------------------------------------------------------
+
+
+def _offer_table(seed, hand_no, pol, rv, pack):
+    """A table just before a turn of seat 0 (unopened) that offers it the discard, with some
+    cards of an opponent known (taken or called, R9)."""
+    for game in range(50):
+        t = E.new_table(4, pack)
+        E.start_hand(seed, game, hand_no, 0, int(E.first_dealer(seed, game, 4)), rv, t)
+        while True:
+            hand, ps, gs = t[0], t[1], t[2]
+            known = hand[E._known_row(hand, 0) + 1:].sum()
+            if (gs[E.GS_LIVE] == 1 and gs[E.GS_CUR] == 0 and ps[0, E.PS_OPENED] == 0
+                    and ps[1, E.PS_OPENED] == 0 and known > 0 and gs[E.GS_TURNS] >= 6):
+                return t
+            if E.one_turn(rv, pol, t):
+                break
+    raise AssertionError("no such offer")
+
+
+def _deal_hidden_again(t, seat, rng):
+    """A copy of ``t`` whose cards ``seat`` cannot see (the stock, in a new order, and the
+    opponents' cards not known to the table) are dealt again at random, hand sizes kept."""
+    u = tuple(a.copy() for a in t)
+    hand, stock, n = u[0], u[3], int(u[2][E.GS_STOCK_N])
+    pool, sizes = list(stock[:n]), {}
+    for p in range(4):
+        if p == seat:
+            continue
+        h = hand[p] - hand[E._known_row(hand, p)]
+        sizes[p] = int(h.sum())
+        pool += [c for c in range(E.N_CODES) for _ in range(h[c])]
+        hand[p] -= h
+    pool = rng.permutation(np.array(pool))
+    for p, k in sizes.items():
+        np.add.at(hand[p], pool[:k], 1)
+        pool = pool[k:]
+    stock[:n] = pool
+    return u
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_search_decision_never_reads_the_hidden_cards(seat):
+    """Two tables differing only in cards the seat cannot see give the same rollout value and
+    the same decision, exactly; a change in its own hand changes the value (the test bites).
+    Seat 0 is offered the take (R9.1), seat 1 the call once seat 0 passes (R9.2)."""
+    rules = ks.Rules()
+    rv = rules_vector(rules, 2)
+    pol = policy_matrix([FAST] * 4)
+    t = _offer_table(5, 2, pol, rv, rules.pack_size)
+    sw = S.new_search_ws(4, rules.pack_size)
+    ask = 1 if seat == 0 else 3
+    u = _deal_hidden_again(t, seat, np.random.default_rng(seat))
+    others = [p for p in range(4) if p != seat]
+    assert not np.array_equal(t[0][others], u[0][others])  # the hidden cards did move
+    assert np.array_equal(t[0][seat], u[0][seat])
+    v_t = S.rollout_value(rv, pol, t, sw, seat, ask)
+    v_u = S.rollout_value(rv, pol, u, sw, seat, ask)
+    assert v_t == v_u
+    if seat == 0:  # the whole offer: the dry run, then the forced answer
+        for x in (t, u):
+            S.search_offers(rv, pol, x, sw)
+        assert t[2][E.GS_FORCE_MASK] & 1 and u[2][E.GS_FORCE_MASK] & 1
+        assert (t[2][E.GS_FORCE_ACTS] & 1) == (u[2][E.GS_FORCE_ACTS] & 1)
+    # its own cards are its knowledge: swap one with a stock card and the value moves
+    w = tuple(a.copy() for a in t)
+    mine = int(np.flatnonzero(w[0][seat])[0])
+    top = int(w[3][int(w[2][E.GS_STOCK_N]) - 1])
+    if top != mine:
+        w[0][seat, mine] -= 1
+        w[0][seat, top] += 1
+        w[3][int(w[2][E.GS_STOCK_N]) - 1] = mine
+        assert S.rollout_value(rv, pol, w, sw, seat, ask) != v_t
+
+
+def test_tournament_search_against_three_experts_runs():
+    t, p = ks.tournament([FAST, "expert", "expert", "expert"], games=2, seed=4, paired=True)
+    t = t.set_index("policy")
+    assert list(t.index) == ["expert", "search-8"] and t.loc["search-8", "seats"] == 1
+    assert (t["win_share"] * t["seats"]).sum() == pytest.approx(1.0)
