@@ -197,6 +197,10 @@ def needed_hands_in_play(hand: int, games: int = 60, seed: int = 0, policies="ex
         opened = set()
         for rec in trace(seed, game=game, hand=hand, policies=policies).records:
             ev, seat = rec["event"], rec.get("seat", -1)
+            if ev == "void":  # R13: the hand is dealt again, every seat starts afresh
+                held.clear()
+                opened.clear()
+                continue
             if ev == "open":
                 opened.add(seat)
             if seat in opened or seat < 0 or "card" not in rec or rec["card"] is None:
