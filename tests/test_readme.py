@@ -1,22 +1,22 @@
-"""Every ```python block of README.md runs as pasted: in order, in one namespace, each in 30 s.
+"""Every ```python block of README.md runs as pasted: in order, in one namespace.
 
 A block whose first line is a ``# long: about ...`` comment is skipped (the README says how
 long it takes). Each block runs statement by statement (a statement may span lines), in a
-temporary directory, so a failure names the block's line in README.md.
+temporary directory, so a failure names the block's line in README.md. Time is not asserted
+here (on a shared machine a wall-clock limit fails for the load, not the code; speed is
+``make bench``'s business).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import time
 import warnings
 from pathlib import Path
 
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-LIMIT = 30.0  # seconds per block
 LONG = re.compile(r"^#\s*long:", re.IGNORECASE)
 
 
@@ -51,7 +51,6 @@ def test_every_readme_python_block_runs(tmp_path, monkeypatch):
     for first, src in python_blocks(README.read_text()):
         if LONG.match(src.lstrip()):
             continue
-        t0 = time.perf_counter()
         for node in ast.parse(src).body:
             line = first + node.lineno - 1
             code = compile(ast.Module([node], type_ignores=[]), f"README.md:{line}", "exec")
@@ -61,8 +60,5 @@ def test_every_readme_python_block_runs(tmp_path, monkeypatch):
                     exec(code, ns)  # noqa: S102 - the README's own examples
             except Exception as e:  # pragma: no cover - the failure message is the point
                 pytest.fail(f"README.md line {line}: {type(e).__name__}: {e}")
-        took = time.perf_counter() - t0
-        assert took <= LIMIT, (f"README.md block at line {first} took {took:.0f} s; make it "
-                               f"faster or mark it '# long: about ...'")
         ran += 1
     assert ran >= 4
