@@ -364,6 +364,7 @@ def test_referee_sweep_variants_and_joker_rich_packs(variant):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:.*void in every one of their attempts:RuntimeWarning")
 @pytest.mark.parametrize("players", range(3, 9))
 def test_referee_sweep_slow(players):
     """The sweep again with many more hands, every variant at this table size, and the card's
