@@ -189,13 +189,12 @@ def check_pack(codes: np.ndarray, rules=None) -> None:
         return
     over = np.flatnonzero(counts[:JOKER] > rules.decks)
     c = int(over[0]) if len(over) else JOKER
-    if c >= 0:
-        cap = rules.jokers if c == JOKER else rules.decks
-        what = "jokers" if c == JOKER else f"copies of {card_text(c)}"
-        raise ValueError(
-            f"{counts[c]} {what} cannot come from one pack: a {rules.pack_size}-card pack "
-            f"({rules.decks} decks + {rules.jokers} jokers) holds at most {cap}"
-        )
+    cap = rules.jokers if c == JOKER else rules.decks
+    what = "jokers" if c == JOKER else f"copies of {card_text(c)}"
+    raise ValueError(
+        f"{counts[c]} {what} cannot come from one pack: a {rules.pack_size}-card pack "
+        f"({rules.decks} decks + {rules.jokers} jokers) holds at most {cap}"
+    )
 
 
 def parse_cards(text_or_tokens, rules=None) -> list[str]:
