@@ -330,6 +330,37 @@ def bench_decisions(deals: int = 100) -> list[tuple[str, int, float, int]]:
     return rows
 
 
+#: issue 19: what the advisor's player saw an opponent take and call (seat 1 holds two queens)
+KNOWN = {1: "Q♠ Q♥"}
+
+
+def bench_advisor_known(rollouts: int = 2000, repeats: int = 3) -> tuple[float, float]:
+    """Seconds (best of ``repeats``) of ``advise(**ADVISOR_CASE)`` with expert players, without
+    and with ``known=KNOWN`` (the goal: within 10% of each other)."""
+    from .studies.advisor import advise
+
+    advise(**ADVISOR_CASE, rollouts=20, known=KNOWN)  # compile / load
+    plain = min(_timed(lambda: advise(**ADVISOR_CASE, rollouts=rollouts, seed=1))
+                for _ in range(repeats))
+    known = min(_timed(lambda: advise(**ADVISOR_CASE, rollouts=rollouts, seed=1, known=KNOWN))
+                for _ in range(repeats))
+    return plain, known
+
+
+def bench_review(rollouts: int = 500, seed: int = 1, game: int = 0, seat: int = 0):
+    """Seconds of ``review`` of one traced hand-9 hand, one seat, ``rollouts`` per decision, on
+    all threads (warm cache); returns ``(seconds, decisions)``. The goal: 30 s at 500 on 2
+    cores. The hand is the README's ``kalooki review --seed 1 --game 0 --hand 9 --seat 0``."""
+    from .engine.trace import trace
+    from .studies.review import review
+
+    t = trace(seed=seed, game=game, hand=9, policies="expert")
+    review(t, seat, rollouts=10)  # compile / load
+    t0 = time.perf_counter()
+    r = review(t, seat, rollouts=rollouts, seed=seed)
+    return time.perf_counter() - t0, len(r)
+
+
 def _timed(f) -> float:
     t0 = time.perf_counter()
     f()
@@ -345,6 +376,12 @@ def main_advisor() -> None:
     print("\ncall_decisions: every take/call branched (expert, 4 players, 2 threads)")
     for _, hand, dps, per in bench_decisions():
         print(f"  hand {hand}: {dps:,.1f} deals/s ({per} decisions per deal)")
+    plain, known = bench_advisor_known()
+    print(f"\nadvise with known={KNOWN} (expert, 2,000 rollouts): {known:.2f} s, without: "
+          f"{plain:.2f} s ({100 * (known / plain - 1):+.0f}%)")
+    sec, n = bench_review()
+    print(f"review: hand 9 of seed 1 game 0, seat 0, {n} decisions at 500 rollouts, "
+          f"{numba.get_num_threads()} threads: {sec:.1f} s")
 
 
 
