@@ -227,3 +227,27 @@ def test_dealer_seats_pairs_the_two_seats_of_each_deal():
     assert t["out_other"] == pytest.approx(2 / 3)
     with pytest.raises(ValueError, match="players=4"):
         A.dealer_seats(rows.assign(players=4))
+
+
+def test_search_gap_sentence_follows_the_signs_and_holm():
+    t = pd.DataFrame({"hand": [1, 5, 9], "d_penalty": [-4.2, 0.5, 7.1],
+                      "d_penalty_lo": [-6.2, -1.5, 3.9], "d_penalty_hi": [-2.2, 2.5, 10.3],
+                      "rollouts": 24})
+    s = A.search_gap_sentence(t)
+    assert "pays 4 points per hand less than the expert in hand 1" in s
+    assert "pays 7 points per hand more in hand 9" in s
+    assert "in hand 5 the data do not say" in s
+    assert "leaves up to 4 points per hand on the table in hand 1" in s
+    # every sign turned: search is now the better player in hand 9 only
+    t2 = t.assign(d_penalty=-t["d_penalty"], d_penalty_lo=-t["d_penalty_hi"],
+                  d_penalty_hi=-t["d_penalty_lo"])
+    s = A.search_gap_sentence(t2)
+    assert "less than the expert in hand 9" in s and "more in hand 1" in s
+    assert "leaves up to 7 points per hand on the table in hand 9" in s
+    # p about 0.02 each: significant alone, not after Holm over three contracts
+    weak = pd.DataFrame({"hand": [1, 5, 9], "d_penalty": [-2.0, 0.1, 0.1],
+                         "d_penalty_lo": [-3.7, -5.0, -5.0], "d_penalty_hi": [-0.3, 5.2, 5.2]})
+    s = A.search_gap_sentence(weak)
+    assert "not distinguishable from the expert in any contract" in s
+    assert "In no contract does this searcher" in s and "rollouts" not in s
+    assert "less than the expert in hand 1" in A.search_gap_sentence(weak.iloc[:1])

@@ -95,6 +95,7 @@ from ._words import (
     call_void_sentence,
     dealer_sentence,
     first_phrase,
+    search_gap_sentence,
     join_words,
     open_speed_sentence,
     selection_note,
@@ -105,7 +106,7 @@ from ._words import (
 
 __all__ = [
     "CALL_CHART_COLUMNS", "NEED_LEVELS", "STOCK_BANDS", "call_chart", "call_chart_sentence",
-    "call_rule", "dealer_sentence", "need_level", "stock_band",
+    "call_rule", "dealer_sentence", "need_level", "search_gap_sentence", "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
     "call_void_sentence", "contract_table", "open_speed_sentence", "selection_note",
     "some_seat_sentence", "spread_sentence", "variant_sentence",

@@ -533,3 +533,69 @@ def dealer_sentence(seats: pd.DataFrame, alpha: float = 0.05) -> str:
     if claims["unclear"]:
         s += f"; in {_hands(claims['unclear'])} the data do not say which seat pays less"
     return s + f" (paired by deal; Holm-adjusted over the {len(hands)} contracts)."
+
+
+def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
+    """What the search-versus-expert table says about the expert's take and call rule (R9).
+
+    ``table`` has one row per contract with ``hand, d_penalty, d_penalty_lo, d_penalty_hi``
+    (search minus expert, points per hand, 95% interval; see
+    :func:`kalooki_sim.players.search_gap.search_table`). A contract is named where the sign
+    survives Holm's adjustment over the contracts given (p recovered from the interval):
+    below zero, the expert's rule leaves that many points per hand on the table; above zero,
+    the expert's rule is the better one against this searcher.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"hand": [1, 5, 9], "d_penalty": [-4.0, 0.5, 7.1],
+    ...                   "d_penalty_lo": [-6.0, -1.5, 3.9], "d_penalty_hi": [-2.0, 2.5, 10.2],
+    ...                   "rollouts": 24})
+    >>> s = search_gap_sentence(t)
+    >>> s.startswith("A player that searches at every take and call (24 rollouts a decision) "
+    ...              "pays 4 points per hand less than the expert in hand 1 and pays 7 points "
+    ...              "per hand more in hand 9; in hand 5 the data do not say")
+    True
+    >>> "leaves up to 4 points per hand on the table" in s
+    True
+    >>> "no contract" in search_gap_sentence(t.assign(d_penalty=[4.0, 0.5, 7.1],
+    ...                                                 d_penalty_lo=[2.0, -1.5, 3.9],
+    ...                                                 d_penalty_hi=[6.0, 2.5, 10.2]))
+    True
+    """
+    from ._multiplicity import p_from_ci, sign_claims
+
+    check_columns("table", table, ["hand", "d_penalty", "d_penalty_lo", "d_penalty_hi"])
+    hands = table["hand"].astype(int).tolist()
+    p = p_from_ci(table["d_penalty"], table["d_penalty_lo"], table["d_penalty_hi"])
+    claims = sign_claims(hands, table["d_penalty"], p, alpha=alpha)
+    d = table.set_index(table["hand"].astype(int))["d_penalty"]
+
+    def points(hs):
+        span = _span(d[hs])
+        return f"{span} point{'s' * (span != '1')} per hand"
+
+    rollouts = (f" ({int(table['rollouts'].iloc[0])} rollouts a decision)"
+                if "rollouts" in table and table["rollouts"].nunique() == 1 else "")
+    who = f"A player that searches at every take and call{rollouts}"
+    parts = []
+    if claims["lower"]:
+        parts.append(f"pays {points(claims['lower'])} less than the expert in "
+                     f"{_hands(claims['lower'])}")
+    if claims["higher"]:
+        parts.append(f"pays {points(claims['higher'])} more in {_hands(claims['higher'])}")
+    family = f"Holm-adjusted over the {len(hands)} contracts"
+    if not parts:
+        s = (f"{who} is not distinguishable from the expert in any contract ({family})")
+    else:
+        s = f"{who} " + " and ".join(parts)
+        if claims["unclear"]:
+            s += f"; in {_hands(claims['unclear'])} the data do not say which pays less"
+        s += f" ({family})"
+    if claims["lower"]:
+        worst = float(-d[claims["lower"]].min())
+        s += (f". So the expert's rule, the table the call chart assumes, leaves up to "
+              f"{worst:.0f} points per hand on the table in {_hands(claims['lower'])}.")
+    else:
+        s += (". In no contract does this searcher show the expert's rule, the table the call "
+              "chart assumes, leaving points on the table; a stronger searcher might.")
+    return s
