@@ -115,8 +115,8 @@ def _code_array(arr: np.ndarray) -> np.ndarray:
     """A 1-D integer array of codes, range-checked (the fast path for the kernels' arrays)."""
     if arr.ndim != 1 or arr.dtype.kind not in "iu":
         raise TypeError(not_allowed("cards", arr, f"a 1-D array of {_CODES_ALLOWED}"))
-    bad = (arr < 0) | (arr >= N_CODES)
-    if bad.any():
+    if len(arr) and (arr.min() < 0 or arr.max() >= N_CODES):  # min/max: the common case fast
+        bad = (arr < 0) | (arr >= N_CODES)
         raise ValueError(not_allowed("card code", arr[bad][0], _CODES_ALLOWED))
     return arr.astype(np.int64, copy=False)
 

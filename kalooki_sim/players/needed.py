@@ -44,15 +44,6 @@ def _pack_error(codes, seen_codes, rules):
 _DEFAULT_CONTRACTS: dict = {}
 
 
-def _codes(name, cards):
-    """Card codes; a 1-D int64 array of codes in range passes as it is (the kernels' own
-    form, the fast path), anything else is parsed with its argument's name in any error."""
-    if (isinstance(cards, np.ndarray) and cards.dtype == np.int64 and cards.ndim == 1
-            and (not len(cards) or (0 <= cards.min() and cards.max() < N_CODES))):
-        return cards
-    return _parse(name, cards)
-
-
 def _position(hand, contract, rules, seen):
     """Validated ``(codes, seen_codes, rules, g, r)``."""
     rules = as_rules(rules)
@@ -63,7 +54,7 @@ def _position(hand, contract, rules, seen):
         g, r = gr
     else:
         g, r = resolve_contract(contract, rules)
-    return _codes("hand", hand), _codes("seen", seen), rules, g, r
+    return _parse("hand", hand), _parse("seen", seen), rules, g, r
 
 
 _local = threading.local()
