@@ -44,7 +44,10 @@ bench: $(COMPILED)
 	$(PY) -m kalooki_sim.bench
 
 # Executes notebooks/*.py at the default sizes and writes reports/ (index.html, pages, PNG, CSV).
-report: $(COMPILED)
+# It compiles only the kernels the notebooks use (not the searching player's): from the cache
+# in seconds when `make compile` ran before.
+report: $(STAMP)
+	$(PY) -m kalooki_sim.warmup --without-search
 	$(PY) -m kalooki_sim.report
 
 # Interactive notebooks: JupyterLab with jupytext, which opens the py:percent sources as

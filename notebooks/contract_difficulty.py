@@ -29,8 +29,9 @@
 # shown: the card's pack, and `pack="by-table"` (three decks and six jokers).
 
 # %% tags=["parameters"]
-hands = 12000  # hands per contract, player count and pack (fewer where voids are many)
-attempt_budget = 800_000  # most deals (void ones included) played for one cell
+hands = 12000  # hands per contract at 4 players: the contract table (fewer if voids are many)
+hands_other = 3000  # hands per contract at the other player counts and packs
+attempt_budget = 200_000  # most deals (void ones included) played for one cell
 dealt_deals = 1_000_000  # simulated deals per contract for the chance the deal lays it
 n_boot = 200  # bootstrap replicates over deals
 seed = 2026
@@ -67,6 +68,7 @@ def cell(p, pack, h):
     for the opening curve and the chance some seat is dealt its contract.
     """
     rules = ks.Rules(players=p, pack=pack)
+    hands = hands_at[p, pack]
     pilot = ks.play_hands(min(hands, 100), hand=h, seed=seed + 1, rules=rules, progress=False)
     per_hand = pilot.groupby("game")["attempts"].first().mean()
     n = int(max(min(hands, 100), min(hands, attempt_budget // per_hand)))
@@ -85,6 +87,9 @@ def cell(p, pack, h):
 
 
 packs = {p: ["card", "by-table"] if p >= 5 else ["card"] for p in players}
+# the contract table's own cells get the most hands; the comparisons across tables fewer
+hands_at = {(p, k): hands if (p, k) == (P4, "card") else hands_other
+            for p in players for k in packs[p]}
 cells = [cell(p, pack, h) for p in players for pack in packs[p] for h in range(1, 10)]
 df = pd.concat([c[0] for c in cells], ignore_index=True)
 deals = pd.concat([c[1] for c in cells], ignore_index=True)
@@ -97,8 +102,9 @@ table = table.drop(columns=["p_dealt", "p_dealt_lo", "p_dealt_hi"])  # once per 
 card = table[table["pack"] == "card"]
 four = card[card["players"] == P4].set_index("hand")
 display(Markdown(
-    f"Simulated **{len(df):,}** seat-hands (up to {hands:,} hands per contract, player count "
-    f"and pack, seed {seed}; where void deals are many, as many hands as "
+    f"Simulated **{len(df):,}** seat-hands (up to {hands:,} hands per contract at {P4} "
+    f"players with the card's pack and {hands_other:,} at the other player counts and packs, seed "
+    f"{seed}; where void deals are many, as many hands as "
     f"{attempt_budget:,} deals allow). Every hand is played until it is scored: the smallest "
     f"cell has {int(table['hands'].min()):,} scored hands."))
 pdt, dealt_samples = A.p_dealt_table(dealt_deals, seed=seed, return_samples=True)

@@ -41,10 +41,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
     "contract_difficulty": {
         "title": "How hard is each Kalooki contract?",
-        "default": {"hands": 12000, "seed": 2026, "attempt_budget": 800_000,
-                    "dealt_deals": 1_000_000, "n_boot": 200},
-        "tiny": {"hands": 60, "seed": 1, "players": [3, 5], "attempt_budget": 3000,
-                 "dealt_deals": 20_000, "n_boot": 20},
+        "default": {"hands": 12000, "hands_other": 3000, "seed": 2026,
+                    "attempt_budget": 200_000, "dealt_deals": 1_000_000, "n_boot": 200},
+        "tiny": {"hands": 60, "hands_other": 40, "seed": 1, "players": [3, 5],
+                 "attempt_budget": 3000, "dealt_deals": 20_000, "n_boot": 20},
     },
     "call_strategy": {
         "title": "Is a call worth its penalty card?",
