@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from .._stats import t_interval
 from ..game._checks import (
     check_real,
     not_allowed,
@@ -82,14 +83,7 @@ def _check_conf(conf) -> float:
 
 def mean_ci(x, conf: float = 0.95):
     """Mean of ``x`` with a Student t interval: ``(mean, lo, hi, n)``; NaN bounds if n < 2."""
-    conf = _check_conf(conf)
-    x = np.asarray(x, dtype=float)
-    n = x.size
-    m = x.mean() if n else np.nan
-    if n < 2:
-        return m, np.nan, np.nan, n
-    half = stats.t.ppf(0.5 + conf / 2, n - 1) * x.std(ddof=1) / np.sqrt(n)
-    return m, m - half, m + half, n
+    return t_interval(x, _check_conf(conf))
 
 
 def welch_diff(a, b, conf: float = 0.95):

@@ -76,8 +76,8 @@ from importlib import resources
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from .._stats import t_interval
 from ..engine.play import play_hands
 from ..engine.policies import Policy, preset
 from ..game._checks import check_int, check_players, check_seed, not_allowed
@@ -240,14 +240,8 @@ def _rotations(policy, opponents, hand, n, seed, rules, threads) -> _Rotations:
 
 
 def _interval(x) -> tuple[float, float, float]:
-    """Mean of ``x`` and its 95% Student t interval (``scipy.stats``; exact if x is constant)."""
-    x = np.asarray(x, float)
-    m = float(x.mean())
-    se = float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.nan
-    if se == 0:
-        return m, m, m
-    lo, hi = stats.t.interval(0.95, x.size - 1, loc=m, scale=se) if se == se else (se, se)
-    return m, float(lo), float(hi)
+    """Mean of ``x`` and its 95% Student t interval (exact if x is constant)."""
+    return t_interval(x)[:3]
 
 
 # -- the search ------------------------------------------------------------------------------

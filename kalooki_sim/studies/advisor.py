@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._stats import t_interval
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine.play import _setup, _threads, defer_players, rules_vector
@@ -436,18 +437,9 @@ def _needed(info, rules):
     return out
 
 
-def _t_interval(x):
-    """Mean of the rollouts ``x`` with its 95% Student t interval (``scipy.stats``); an exact
-    value when every rollout agrees, NaN bounds below two rollouts."""
-    x = np.asarray(x, float)
-    m = float(x.mean()) if x.size else np.nan
-    if x.size < 2:
-        return m, np.nan, np.nan
-    se = float(x.std(ddof=1)) / np.sqrt(x.size)
-    if se == 0:
-        return m, m, m
-    lo, hi = stats.t.interval(0.95, x.size - 1, loc=m, scale=se)
-    return m, float(lo), float(hi)
+def _t3(x):
+    """Mean of the rollouts ``x`` with its 95% Student t interval (NaN bounds below two)."""
+    return t_interval(x)[:3]
 
 
 def _wilson(k: int, n: int):
@@ -463,7 +455,7 @@ def _summary(res, act_name, pass_name):
     for name, o in ((act_name, 0), (pass_name, RC)):
         row = {"action": name}
         for j, col in ((0, "penalty"), (4, "relative")):
-            m, lo, hi = _t_interval(res[:, o + j])
+            m, lo, hi = _t3(res[:, o + j])
             row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
         for j, col in ((1, "out"), (2, "doubled"), (3, "void")):
             p, plo, phi = _wilson(int(res[:, o + j].sum()), len(res))
@@ -472,7 +464,7 @@ def _summary(res, act_name, pass_name):
         rows.append(row)
     diff = {}
     for j, col in ((0, "penalty"), (4, "relative"), (1, "out")):
-        m, lo, hi = _t_interval(res[:, j] - res[:, RC + j])
+        m, lo, hi = _t3(res[:, j] - res[:, RC + j])
         diff.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi)})
     return pd.DataFrame(rows), diff
 
@@ -491,7 +483,7 @@ def confidence(d):
     ('unsure', 0)
     """
     d = np.asarray(d, float)
-    m, lo, hi = _t_interval(d)
+    m, lo, hi = _t3(d)
     if d.size < 2 or not np.isfinite(m):
         return "unsure", 0
     if hi < 0 or lo > 0:
@@ -675,7 +667,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
             if done >= rollouts:
                 break
             if margin is not None and done >= 2 * BATCH // 5:
-                _, lo, hi = _t_interval(res[:done, j] - res[:done, RC + j])
+                _, lo, hi = _t3(res[:done, j] - res[:done, RC + j])
                 if (hi - lo) / 2 <= margin:
                     stopped_by = "margin"
                     break

@@ -13,8 +13,8 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from .._stats import t_interval
 from ..engine.play import BLOCK_GAMES, play_games
 from ..engine.policies import preset
 from ..game._checks import check_bool, check_int, check_seed
@@ -25,14 +25,8 @@ from ..game.rules import Rules, as_rules
 MEASURES = ("win_share", "mean_total", "rel_total", "calls_per_hand", "void_per_hand")
 
 
-def _t_interval(x: np.ndarray, conf: float = 0.95):
-    x = np.asarray(x, float)
-    n = x.size
-    m = float(x.mean()) if n else np.nan
-    if n < 2:
-        return m, np.nan, np.nan
-    half = stats.t.ppf(0.5 + conf / 2, n - 1) * x.std(ddof=1) / np.sqrt(n)
-    return m, m - half, m + half
+def _t_interval(x: np.ndarray):
+    return t_interval(x)[:3]
 
 
 def _seat_games(df: pd.DataFrame) -> pd.DataFrame:
