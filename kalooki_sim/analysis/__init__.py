@@ -14,7 +14,10 @@ studies produce; one namespace over private modules, one per trade (as ``scipy.s
   (``strength_table``);
 * ``_chart``: the call chart a player can keep (``call_chart``: verdicts by cards still
   needed and stock left);
-* ``_words``: sentences built from the numbers.
+* ``_words``: sentences built from the numbers;
+* ``search_gap`` (public, ``python -m kalooki_sim.analysis.search_gap``): the searching
+  player against three experts per contract, and its committed table
+  (``search_gap.search_table()``).
 
 May import ``game``, ``engine``, ``players`` and ``studies``.
 
@@ -95,9 +98,9 @@ from ._words import (
     call_void_sentence,
     dealer_sentence,
     first_phrase,
-    search_gap_sentence,
     join_words,
     open_speed_sentence,
+    search_gap_sentence,
     selection_note,
     some_seat_sentence,
     spread_sentence,

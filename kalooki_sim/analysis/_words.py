@@ -540,7 +540,7 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
 
     ``table`` has one row per contract with ``hand, d_penalty, d_penalty_lo, d_penalty_hi``
     (search minus expert, points per hand, 95% interval; see
-    :func:`kalooki_sim.players.search_gap.search_table`). A contract is named where the sign
+    :func:`kalooki_sim.analysis.search_gap.search_table`). A contract is named where the sign
     survives Holm's adjustment over the contracts given (p recovered from the interval):
     below zero, the expert's rule leaves that many points per hand on the table; above zero,
     the expert's rule is the better one against this searcher.

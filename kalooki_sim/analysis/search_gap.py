@@ -1,0 +1,144 @@
+"""How far the expert's take and call rule is from a player that searches (issue 19).
+
+The question: in each contract, how many points per hand does ``expert``'s take and call rule
+(R9) leave on the table against a player that asks the advisor's paired rollouts at every take
+and call (the ``"search"`` preset: expert everywhere else)? Measured with
+:func:`~kalooki_sim.analysis.strength_table`: four players, ``search`` in one seat and three
+``expert``, each deal played once with ``search`` in every seat (duplicate format), the value
+of a deal the mean of search's penalty minus the three experts' mean (R12, doubles counted),
+a 95% Student t interval over deals. Negative: search pays fewer points, so the expert's rule
+leaves that many on the table; positive: the expert's rule is the better one (for a searcher of
+this many rollouts).
+
+The published table
+-------------------
+``kalooki_sim/analysis/search_vs_expert.csv`` (package data) holds one row per contract, with
+``#`` header lines recording the command, the wall time and the machine. The
+``should_i_call`` page reads it with :func:`search_table` and words it with
+:func:`~kalooki_sim.analysis.search_gap_sentence`. Made with::
+
+    python -m kalooki_sim.analysis.search_gap --deals 1000 --seed 19 --threads 2
+
+Examples
+--------
+>>> t = search_table()
+>>> list(t.columns[:6])
+['hand', 'deals', 'd_penalty', 'd_penalty_lo', 'd_penalty_hi', 'rollouts']
+>>> sorted(t["hand"]) == list(range(1, 10))
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from dataclasses import replace
+from importlib import resources
+from io import StringIO
+
+import pandas as pd
+
+from ..engine.policies import preset
+from ..game._checks import check_int, check_seed
+from ._strength import strength_table
+
+_CSV = "search_vs_expert.csv"
+COLUMNS = ["hand", "deals", "d_penalty", "d_penalty_lo", "d_penalty_hi", "rollouts",
+           "seconds"]
+
+
+def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollouts=24,
+                      path=None, progress=True) -> pd.DataFrame:
+    """Play ``search`` against three ``expert`` in each contract and return the table.
+
+    Parameters
+    ----------
+    deals : int
+        Deals per contract (each played four times, search in every seat), >= 2.
+    seed : int
+        The run's seed (C3); the same deals for every contract's run.
+    hands : iterable of int
+        Contracts 1-9 (R2).
+    threads : int
+        Worker threads; results do not depend on it.
+    rollouts : int
+        Rollouts per decision of the search player (the preset's 24 by default).
+    path : str or Path, optional
+        Where to write the CSV with its ``#`` header (default: nothing written).
+    progress : bool
+        Print one line per contract as it finishes.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per contract, columns ``hand, deals, d_penalty, d_penalty_lo, d_penalty_hi,
+        rollouts, seconds`` (search minus expert, points per hand; wall time of the contract).
+    """
+    deals = check_int("deals", deals, 2)
+    seed = check_seed(seed)
+    threads = check_int("threads", threads, 1)
+    rollouts = check_int("rollouts", rollouts, 1)
+    base = preset("search")
+    search = base if rollouts == base.rollouts else replace(
+        base, name=f"search-{rollouts}", rollouts=rollouts)
+    rows, t0 = [], time.perf_counter()
+    for h in hands:
+        t = time.perf_counter()
+        r = strength_table(search, "expert", deals=deals, seed=seed, hands=[h],
+                           threads=threads).iloc[0]
+        rows.append({"hand": int(h), "deals": int(r["deals"]), "d_penalty": r["d_penalty"],
+                     "d_penalty_lo": r["d_penalty_lo"], "d_penalty_hi": r["d_penalty_hi"],
+                     "rollouts": rollouts, "seconds": round(time.perf_counter() - t, 1)})
+        if progress:
+            x = rows[-1]
+            print(f"hand {h}: {x['d_penalty']:+.2f} [{x['d_penalty_lo']:+.2f}, "
+                  f"{x['d_penalty_hi']:+.2f}] over {x['deals']} deals, {x['seconds']} s",
+                  flush=True)
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    if path is not None:
+        hands_arg = ",".join(str(h) for h in table["hand"])
+        head = [
+            f"made by: python -m kalooki_sim.analysis.search_gap --deals {deals} --seed {seed} "
+            f"--threads {threads} --rollouts {rollouts} --hands {hands_arg}",
+            f"wall time: {time.perf_counter() - t0:.0f} s; machine: {platform.machine()}, "
+            f"{os.cpu_count()} cores, Python {platform.python_version()}",
+            "4 players: search in one seat, expert in three, every seat in turn on the same "
+            "deals; d_penalty = search - the experts' mean, points per hand, 95% t interval "
+            "over deals",
+        ]
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("".join(f"# {ln}\n" for ln in head))
+            table.to_csv(fh, index=False, float_format="%.3f")
+    return table
+
+
+def search_table() -> pd.DataFrame:
+    """The committed table ``kalooki_sim/analysis/search_vs_expert.csv``: one row per contract
+    (see the module docstring); its ``#`` header lines are in ``.attrs["header"]``."""
+    text = resources.files("kalooki_sim.analysis").joinpath(_CSV).read_text(encoding="utf-8")
+    df = pd.read_csv(StringIO(text), comment="#")
+    df.attrs["header"] = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")]
+    return df
+
+
+def _main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m kalooki_sim.analysis.search_gap",
+                                 description="Regenerate kalooki_sim/players/" + _CSV)
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=19)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--rollouts", type=int, default=24)
+    ap.add_argument("--hands", type=str, default="1,2,3,4,5,6,7,8,9", help="e.g. 9 or 1,5,9")
+    ap.add_argument("--out", type=str, default=None, help="default: the package's CSV")
+    a = ap.parse_args(argv)
+    hands = [int(x) for x in a.hands.split(",")]
+    out = a.out or str(resources.files("kalooki_sim.analysis").joinpath(_CSV))
+    table = make_search_table(a.deals, a.seed, hands, a.threads, a.rollouts, out)
+    print(table.to_string(index=False))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    _main()

@@ -1,0 +1,56 @@
+"""The committed search-versus-expert table (issue 19): how it is made, read and reproduced."""
+
+import pandas as pd
+import pytest
+
+from kalooki_sim import analysis as A
+from kalooki_sim.analysis import search_gap
+
+
+def test_make_search_table_writes_what_search_table_reads(tmp_path):
+    path = tmp_path / "s.csv"
+    t = search_gap.make_search_table(deals=3, seed=5, hands=[5], threads=1, rollouts=2,
+                                     path=path, progress=False)
+    assert list(t.columns) == search_gap.COLUMNS and t["hand"].tolist() == [5]
+    # the same numbers as strength_table on the same deals (search-2 against three experts)
+    from dataclasses import replace
+
+    import kalooki_sim as ks
+    ref = A.strength_table(replace(ks.preset("search"), name="search-2", rollouts=2),
+                           "expert", deals=3, seed=5, hands=[5], threads=2).iloc[0]
+    assert t["d_penalty"].iloc[0] == pytest.approx(ref["d_penalty"])
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# made by: python -m kalooki_sim.analysis.search_gap --deals 3 "
+                           "--seed 5 --threads 1 --rollouts 2 --hands 5\n")
+    back = pd.read_csv(path, comment="#")
+    assert back["d_penalty"].iloc[0] == pytest.approx(t["d_penalty"].iloc[0], abs=1e-3)
+
+
+def test_make_search_table_refuses_bad_sizes():
+    with pytest.raises(ValueError, match="deals=1"):
+        search_gap.make_search_table(deals=1, hands=[1], progress=False)
+    with pytest.raises(ValueError, match="rollouts=0"):
+        search_gap.make_search_table(deals=2, hands=[1], rollouts=0, progress=False)
+
+
+def test_committed_table_has_every_contract_and_its_command():
+    t = search_gap.search_table()
+    assert t["hand"].tolist() == list(range(1, 10))
+    assert (t["d_penalty_lo"] <= t["d_penalty"]).all()
+    assert (t["d_penalty"] <= t["d_penalty_hi"]).all()
+    assert t.attrs["header"][0].startswith("made by: python -m kalooki_sim.analysis.search_gap")
+    # the sentence the should_i_call page prints is built from it
+    assert "Holm-adjusted over the 9 contracts" in A.search_gap_sentence(t)
+
+
+@pytest.mark.slow
+def test_committed_table_reproduces_hand_5():
+    """C3: the committed row of hand 5 comes back exactly from its command's seed and sizes."""
+    t = search_gap.search_table().set_index("hand")
+    head = t.attrs["header"][0]
+    seed = int(head.split("--seed ")[1].split()[0])
+    deals = int(head.split("--deals ")[1].split()[0])
+    r = search_gap.make_search_table(deals=deals, seed=seed, hands=[5], threads=2,
+                                     rollouts=int(t.loc[5, "rollouts"]), progress=False)
+    assert r["d_penalty"].iloc[0] == pytest.approx(t.loc[5, "d_penalty"], abs=1e-3)
+    assert r["deals"].iloc[0] == t.loc[5, "deals"]
