@@ -244,6 +244,11 @@ def test_search_gap_sentence_follows_the_signs_and_holm():
     s = A.search_gap_sentence(t2)
     assert "less than the expert in hand 9" in s and "more in hand 1" in s
     assert "leaves up to 7 points per hand on the table in hand 9" in s
+    # search loses wherever the sign is clear: said against the expert, no points left behind
+    s = A.search_gap_sentence(t.assign(d_penalty=[4.2, 0.5, 7.1], d_penalty_lo=[2.2, -1.5, 3.9],
+                                       d_penalty_hi=[6.2, 2.5, 10.3]))
+    assert "pays 4–7 points per hand more than the expert in hands 1 and 9" in s
+    assert "In no contract does this searcher show the expert's rule" in s
     # p about 0.02 each: significant alone, not after Holm over three contracts
     weak = pd.DataFrame({"hand": [1, 5, 9], "d_penalty": [-2.0, 0.1, 0.1],
                          "d_penalty_lo": [-3.7, -5.0, -5.0], "d_penalty_hi": [-0.3, 5.2, 5.2]})

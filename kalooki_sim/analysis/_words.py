@@ -582,7 +582,9 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
         parts.append(f"pays {points(claims['lower'])} less than the expert in "
                      f"{_hands(claims['lower'])}")
     if claims["higher"]:
-        parts.append(f"pays {points(claims['higher'])} more in {_hands(claims['higher'])}")
+        than = "" if claims["lower"] else " than the expert"
+        parts.append(f"pays {points(claims['higher'])} more{than} in "
+                     f"{_hands(claims['higher'])}")
     family = f"Holm-adjusted over the {len(hands)} contracts"
     if not parts:
         s = (f"{who} is not distinguishable from the expert in any contract ({family})")
