@@ -29,10 +29,10 @@
 # shown: the card's pack, and `pack="by-table"` (three decks and six jokers).
 
 # %% tags=["parameters"]
-hands = 8000  # hands per contract at 4 players: the contract table (fewer if voids are many)
-hands_other = 2000  # hands per contract at the other player counts and packs
-attempt_budget = 150_000  # most deals (void ones included) played for one cell
-dealt_deals = 500_000  # simulated deals per contract for the chance the deal lays it
+hands = 5000  # hands per contract at 4 players: the contract table (fewer if voids are many)
+hands_other = 1200  # hands per contract at the other player counts and packs
+attempt_budget = 100_000  # most deals (void ones included) played for one cell
+dealt_deals = 250_000  # simulated deals per contract for the chance the deal lays it
 n_boot = 200  # bootstrap replicates over deals
 seed = 2026
 players = [3, 4, 5, 6]

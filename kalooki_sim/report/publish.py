@@ -42,14 +42,14 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
     "contract_difficulty": {
         "title": "How hard is each Kalooki contract?",
-        "default": {"hands": 8000, "hands_other": 2000, "seed": 2026,
-                    "attempt_budget": 150_000, "dealt_deals": 500_000, "n_boot": 200},
+        "default": {"hands": 5000, "hands_other": 1200, "seed": 2026,
+                    "attempt_budget": 100_000, "dealt_deals": 250_000, "n_boot": 200},
         "tiny": {"hands": 60, "hands_other": 40, "seed": 1, "players": [3, 5],
                  "attempt_budget": 3000, "dealt_deals": 20_000, "n_boot": 20},
     },
     "call_strategy": {
         "title": "Is a call worth its penalty card?",
-        "default": {"hands": 6000, "seed": 7, "tournament_games": 500, "game_games": 500,
+        "default": {"hands": 4000, "seed": 7, "tournament_games": 400, "game_games": 400,
                     "n_boot": 400},
         "tiny": {"hands": 60, "seed": 1, "tournament_games": 20, "game_games": 10,
                  "n_boot": 50},
@@ -60,13 +60,13 @@ PAGES = {
         # deals of every contract fit the page's time (about 9 s of branching per contract)
         "default": {"deals": 2000, "sample": {1: 0.15, 2: 0.02, 3: 0.012, 4: 0.03, 5: 0.15,
                                               6: 0.02, 7: 0.02, 8: 0.012, 9: 0.025},
-                    "min_deals": 30, "policy_hands": 1000, "rollouts": 2000, "seed": 2027},
+                    "min_deals": 30, "policy_hands": 600, "rollouts": 2000, "seed": 2027},
         "tiny": {"deals": 4, "sample": 1.0, "min_deals": 2, "policy_hands": 60,
                  "rollouts": 100, "seed": 1},
     },
     "rule_sets": {
         "title": "Rule sets side by side: what the table arguments change",
-        "default": {"deals": 2000, "seed": 2028},
+        "default": {"deals": 1500, "seed": 2028},
         "tiny": {"deals": 30, "seed": 1},
     },
     "teaching_probability": {
