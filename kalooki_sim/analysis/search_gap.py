@@ -36,12 +36,12 @@ import platform
 import time
 from dataclasses import replace
 from importlib import resources
-from io import StringIO
 
 import pandas as pd
 
 from ..engine.policies import preset
 from ..game._checks import check_int, check_seed
+from ..players.tuning import read_committed, write_committed
 from ._strength import strength_table
 
 _CSV = "search_vs_expert.csv"
@@ -108,19 +108,14 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
             "deals; d_penalty = search - the experts' mean, points per hand, 95% t interval "
             "over deals",
         ]
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write("".join(f"# {ln}\n" for ln in head))
-            table.to_csv(fh, index=False, float_format="%.3f")
+        write_committed(path, head, table)
     return table
 
 
 def search_table() -> pd.DataFrame:
     """The committed table ``kalooki_sim/analysis/search_vs_expert.csv``: one row per contract
     (see the module docstring); its ``#`` header lines are in ``.attrs["header"]``."""
-    text = resources.files("kalooki_sim.analysis").joinpath(_CSV).read_text(encoding="utf-8")
-    df = pd.read_csv(StringIO(text), comment="#")
-    df.attrs["header"] = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")]
-    return df
+    return read_committed("kalooki_sim.analysis", _CSV)
 
 
 def _main(argv=None):

@@ -594,16 +594,30 @@ def _per_hand(policies, hands: int) -> list[Policy]:
 # -- the published table ---------------------------------------------------------------------
 
 
+def read_committed(package: str, name: str) -> pd.DataFrame:
+    """A committed table of package data (``name`` in ``package``), with its ``#`` header lines
+    (command, wall time, machine) in ``.attrs["header"]``."""
+    from io import StringIO
+
+    text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    df = pd.read_csv(StringIO(text), comment="#")
+    df.attrs["header"] = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")]
+    return df
+
+
+def write_committed(path, head: list[str], table: pd.DataFrame) -> None:
+    """Write ``table`` as :func:`read_committed` reads it: ``head`` as ``#`` lines, then the
+    CSV, numbers to three decimals."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("".join(f"# {ln}\n" for ln in head))
+        table.to_csv(fh, index=False, float_format="%.3f")
+
+
 def tuned_table() -> pd.DataFrame:
     """The committed table ``kalooki_sim/players/tuned_calls.csv``: one row per contract (see the
     module docstring); its ``#`` header lines are in ``.attrs["header"]``."""
-    text = resources.files("kalooki_sim.players").joinpath(_CSV).read_text(encoding="utf-8")
-    header = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")]
-    from io import StringIO
-
-    df = pd.read_csv(StringIO(text), comment="#")
+    df = read_committed("kalooki_sim.players", _CSV)
     df["call_limit"] = df["call_limit"].astype("Int64")
-    df.attrs["header"] = header
     return df
 
 
@@ -694,9 +708,7 @@ def make_table(budget=40_000, deals=2000, seed=0, threads=1, hands=range(1, 10),
             game_line(a, "the adopted set (expert where not adopted; same deals, so chosen on"
                          " them)"),
         ]
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write("".join(f"# {ln}\n" for ln in head))
-            table.to_csv(fh, index=False, float_format="%.3f")
+        write_committed(path, head, table)
     return table, games
 
 
