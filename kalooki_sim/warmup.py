@@ -30,10 +30,11 @@ def _steps(search: bool):
         ("cards needed", 0, lambda: ks.cards_needed("7♥ 7♠ 8♣ 8♦ 9♠ 9♥ K♦ Q♣ 2♥", 1)),
         ("play", 0, lambda: ks.play_games(1, policies="expert", seed=0, threads=1)),
         ("trace", 0, lambda: ks.trace(0, hand=1)),
+        # after play: the engine's shared kernels come from the cache play just wrote
+        ("advisor", 0, lambda: ks.advise(**ADVISOR_CASE, rollouts=20, policies="greedy")),
         ("search player", 0, lambda: ks.trace(0, hand=1, policies=["search"] + ["expert"] * 3)),
-        ("call decisions", 1, lambda: ks.call_decisions(1, hand=1, policies="greedy", seed=0)),
-        ("advisor", 1, lambda: ks.advise(**ADVISOR_CASE, rollouts=20, policies="greedy")),
         ("deal sampling", 1, lambda: A.simulate_deals(10, (3, 0), 9)),
+        ("call decisions", 1, lambda: ks.call_decisions(1, hand=1, policies="greedy", seed=0)),
         ("search blocks", 1, lambda: ks.play_hands(1, policies=["search"] + ["expert"] * 3,
                                                    threads=1)),
     ]

@@ -32,6 +32,7 @@
 hands = 5000  # hands per contract at 4 players: the contract table (fewer if voids are many)
 hands_other = 1200  # hands per contract at the other player counts and packs
 attempt_budget = 100_000  # most deals (void ones included) played for one cell
+min_scored = 30  # fewest scored hands in a cell, whatever the budget
 dealt_deals = 250_000  # simulated deals per contract for the chance the deal lays it
 n_boot = 200  # bootstrap replicates over deals
 seed = 2026
@@ -62,16 +63,21 @@ P4 = 4 if 4 in players else players[0]
 def cell(p, pack, h):
     """Play one (players, pack, contract) cell: as many hands as the deal budget allows.
 
-    A pilot of 100 hands estimates the deals a scored hand needs (R13 replays); void deals are
-    kept as rows where they are few. Where they are many, a second run of the same first deals
-    (``max_replays=0``: each hand dealt once, void or not) gives an unbiased sample of deals
-    for the opening curve and the chance some seat is dealt its contract.
+    A pilot of first deals only (``max_replays=0``, cheap even where nearly every deal is
+    void) estimates the deals a scored hand needs (R13 replays), so the cell stays within the
+    deal budget, but never below ``min_scored`` scored hands. Void deals are kept as rows where
+    they are few. Where they are many, a second run of the same first deals gives an unbiased
+    sample of deals for the opening curve and the chance some seat is dealt its contract.
     """
     rules = ks.Rules(players=p, pack=pack)
     hands = hands_at[p, pack]
-    pilot = ks.play_hands(min(hands, 100), hand=h, seed=seed + 1, rules=rules, progress=False)
-    per_hand = pilot.groupby("game")["attempts"].first().mean()
-    n = int(max(min(hands, 100), min(hands, attempt_budget // per_hand)))
+    with warnings.catch_warnings():  # every void first deal is "given up": expected here
+        warnings.simplefilter("ignore", RuntimeWarning)
+        pilot = ks.play_hands(min(hands, 2000), hand=h, seed=seed + 1,
+                              rules=rules.with_(max_replays=0), progress=False, voids=True)
+    void = pilot.groupby("game")["void"].first()
+    per_hand = len(void) / max(1, int((void == 0).sum()))
+    n = int(max(min(hands, min_scored), min(hands, attempt_budget // per_hand)))
     keep_voids = per_hand <= 5
     d = ks.play_hands(n, hand=h, seed=seed, rules=rules, threads=threads, progress=False,
                       voids=keep_voids)
@@ -105,8 +111,8 @@ display(Markdown(
     f"Simulated **{len(df):,}** seat-hands (up to {hands:,} hands per contract at {P4} "
     f"players with the card's pack and {hands_other:,} at the other player counts and packs, seed "
     f"{seed}; where void deals are many, as many hands as "
-    f"{attempt_budget:,} deals allow). Every hand is played until it is scored: the smallest "
-    f"cell has {int(table['hands'].min()):,} scored hands."))
+    f"{attempt_budget:,} deals allow, but at least {min_scored:,}). Every hand is played "
+    f"until it is scored: the smallest cell has {int(table['hands'].min()):,} scored hands."))
 pdt, dealt_samples = A.p_dealt_table(dealt_deals, seed=seed, return_samples=True)
 
 

@@ -43,9 +43,10 @@ PAGES = {
     "contract_difficulty": {
         "title": "How hard is each Kalooki contract?",
         "default": {"hands": 5000, "hands_other": 1200, "seed": 2026,
-                    "attempt_budget": 100_000, "dealt_deals": 250_000, "n_boot": 200},
+                    "attempt_budget": 100_000, "min_scored": 30, "dealt_deals": 250_000,
+                    "n_boot": 200},
         "tiny": {"hands": 60, "hands_other": 40, "seed": 1, "players": [3, 5],
-                 "attempt_budget": 3000, "dealt_deals": 20_000, "n_boot": 20},
+                 "attempt_budget": 3000, "min_scored": 10, "dealt_deals": 20_000, "n_boot": 20},
     },
     "call_strategy": {
         "title": "Is a call worth its penalty card?",
