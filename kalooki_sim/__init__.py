@@ -15,6 +15,7 @@ checks every import):
 The public API is re-exported here. The rules are in ``kalooki_sim/RULES.md``.
 """
 
+from . import _numba  # noqa: F401  (first: kernels compile once, not once per constant)
 from ._version import __version__ as __version__
 from .engine.play import play_games, play_hands
 from .engine.policies import Policy, preset

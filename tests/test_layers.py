@@ -12,8 +12,8 @@ PKG = Path(__file__).resolve().parents[1] / "kalooki_sim"
 
 #: layer rank of each subpackage; top-level modules are the shells (highest), but for the leaves
 #: that import nothing of the package (the version, the alias helper, the shared t interval)
-LAYERS = {"_version": 0, "_alias": 0, "_stats": 0, "game": 0, "engine": 1, "players": 2,
-          "studies": 3, "analysis": 4, "report": 5}
+LAYERS = {"_version": 0, "_alias": 0, "_stats": 0, "_numba": 0, "game": 0, "engine": 1,
+          "players": 2, "studies": 3, "analysis": 4, "report": 5}
 SHELL = 6
 MAX_LINES = 900
 
