@@ -24,9 +24,9 @@
 # what a call costs.
 
 # %% tags=["parameters"]
-hands = 4000  # deal sequences per contract
-tournament_games = 400  # deal sequences per duplicate tournament (expert)
-game_games = 400  # deal sequences per whole-game comparison of the call policies
+hands = 3000  # deal sequences per contract
+tournament_games = 300  # deal sequences per duplicate tournament (expert)
+game_games = 300  # deal sequences per whole-game comparison of the call policies
 n_boot = 400  # bootstrap replicates over deal sequences
 seed = 7
 players = 4

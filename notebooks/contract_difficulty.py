@@ -29,8 +29,8 @@
 # shown: the card's pack, and `pack="by-table"` (three decks and six jokers).
 
 # %% tags=["parameters"]
-hands = 5000  # hands per contract at 4 players: the contract table (fewer if voids are many)
-hands_other = 1200  # hands per contract at the other player counts and packs
+hands = 4000  # hands per contract at 4 players: the contract table (fewer if voids are many)
+hands_other = 1000  # hands per contract at the other player counts and packs
 attempt_budget = 100_000  # most deals (void ones included) played for one cell
 min_scored = 30  # fewest scored hands in a cell, whatever the budget
 dealt_deals = 250_000  # simulated deals per contract for the chance the deal lays it

@@ -20,7 +20,7 @@
 # table and seat by seat.
 
 # %% tags=["parameters"]
-deals = 1500  # deals per contract and rule set
+deals = 1200  # deals per contract and rule set
 seed = 2028
 policies = "greedy"
 out_dir = "../reports"

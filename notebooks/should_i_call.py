@@ -23,7 +23,7 @@ deals = 2000  # deals per contract for the call chart
 sample = {1: 0.15, 2: 0.02, 3: 0.012, 4: 0.03, 5: 0.15, 6: 0.02, 7: 0.02, 8: 0.012,
           9: 0.025}  # share of decisions branched, per contract (or one number for all)
 min_deals = 30  # fewest deals behind a cell of the chart; fewer: left blank
-policy_hands = 600  # deals for the whole-policy comparison of the variance ratio
+policy_hands = 400  # deals for the whole-policy comparison of the variance ratio
 rollouts = 2000  # paired rollouts per advisor example
 seed = 2027
 players = 4

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = {
     "contract_difficulty": {
         "title": "How hard is each Kalooki contract?",
-        "default": {"hands": 5000, "hands_other": 1200, "seed": 2026,
+        "default": {"hands": 4000, "hands_other": 1000, "seed": 2026,
                     "attempt_budget": 100_000, "min_scored": 30, "dealt_deals": 250_000,
                     "n_boot": 200},
         "tiny": {"hands": 60, "hands_other": 40, "seed": 1, "players": [3, 5],
@@ -50,7 +50,7 @@ PAGES = {
     },
     "call_strategy": {
         "title": "Is a call worth its penalty card?",
-        "default": {"hands": 4000, "seed": 7, "tournament_games": 400, "game_games": 400,
+        "default": {"hands": 3000, "seed": 7, "tournament_games": 300, "game_games": 300,
                     "n_boot": 400},
         "tiny": {"hands": 60, "seed": 1, "tournament_games": 20, "game_games": 10,
                  "n_boot": 50},
@@ -61,13 +61,13 @@ PAGES = {
         # deals of every contract fit the page's time (about 9 s of branching per contract)
         "default": {"deals": 2000, "sample": {1: 0.15, 2: 0.02, 3: 0.012, 4: 0.03, 5: 0.15,
                                               6: 0.02, 7: 0.02, 8: 0.012, 9: 0.025},
-                    "min_deals": 30, "policy_hands": 600, "rollouts": 2000, "seed": 2027},
+                    "min_deals": 30, "policy_hands": 400, "rollouts": 2000, "seed": 2027},
         "tiny": {"deals": 4, "sample": 1.0, "min_deals": 2, "policy_hands": 60,
                  "rollouts": 100, "seed": 1},
     },
     "rule_sets": {
         "title": "Rule sets side by side: what the table arguments change",
-        "default": {"deals": 1500, "seed": 2028},
+        "default": {"deals": 1200, "seed": 2028},
         "tiny": {"deals": 30, "seed": 1},
     },
     "teaching_probability": {
