@@ -64,10 +64,11 @@ def cell(p, pack, h):
     """Play one (players, pack, contract) cell: as many hands as the deal budget allows.
 
     A pilot of first deals only (``max_replays=0``, cheap even where nearly every deal is
-    void) estimates the deals a scored hand needs (R13 replays), so the cell stays within the
-    deal budget, but never below ``min_scored`` scored hands. Void deals are kept as rows where
-    they are few. Where they are many, a second run of the same first deals gives an unbiased
-    sample of deals for the opening curve and the chance some seat is dealt its contract.
+    void) bounds the deals a scored hand needs (R13 replays) by the Wilson lower bound of the
+    share of deals scored, so the cell stays within the deal budget, but never below
+    ``min_scored`` scored hands. Void deals are kept as rows where they are few. Where they
+    are many, a second run of the same first deals gives an unbiased sample of deals for the
+    opening curve and the chance some seat is dealt its contract.
     """
     rules = ks.Rules(players=p, pack=pack)
     hands = hands_at[p, pack]
@@ -76,7 +77,9 @@ def cell(p, pack, h):
         pilot = ks.play_hands(min(hands, 2000), hand=h, seed=seed + 1,
                               rules=rules.with_(max_replays=0), progress=False, voids=True)
     void = pilot.groupby("game")["void"].first()
-    per_hand = len(void) / max(1, int((void == 0).sum()))
+    # deals a scored hand needs, at most: a few lucky scored deals must not blow the budget
+    _, lo, _ = A.wilson(int((void == 0).sum()), len(void))
+    per_hand = 1 / max(float(lo), 1 / attempt_budget)
     n = int(max(min(hands, min_scored), min(hands, attempt_budget // per_hand)))
     keep_voids = per_hand <= 5
     d = ks.play_hands(n, hand=h, seed=seed, rules=rules, threads=threads, progress=False,
