@@ -5,6 +5,7 @@ from conftest import random_hand
 
 import kalooki_sim as ks
 from kalooki_sim.engine._kernels import engine as E
+from kalooki_sim.engine._kernels import reading as RD
 from kalooki_sim.engine._kernels.needed import new_workspace as needed_workspace
 from kalooki_sim.game.cards import JOKER, PENALTY
 
@@ -72,3 +73,66 @@ def test_unopened_discard_is_the_costliest_card_needed_least():
             return (need_twin(row, rv[E.R_GROUPS], rv[E.R_RUNS]), -PENALTY[c], c)
 
         assert got == min(cands, key=key)
+
+
+def test_outs_discard_keeps_the_count_then_most_live_outs_then_penalty():
+    """``Policy(outs=w)``: among the discards that leave the fewest cards needed, the highest
+    penalty + w x live outs (copies still to come, less those known in another hand, of each
+    card that cuts the count), against a twin built on ``ks.outs``' counts."""
+    rng = np.random.default_rng(17)
+    rules = ks.Rules()
+    P = 4
+    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
+    rv = np.zeros(E.R_COLS, np.int64)
+    rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
+    checked = 0
+    for i in range(300):
+        contract = (4, 5, 9, 1, 2)[i % 5]
+        rv[E.R_GROUPS], rv[E.R_RUNS] = rules.contract(contract)
+        w = (1000.0, 0.01, 1.0)[i % 3]
+        pol = np.zeros((P, E.NPARAM))
+        pol[:, E.P_EXACT] = 1.0
+        pol[:, E.P_OUTS] = w
+        codes = random_hand(rng, 12, joker_rich=i % 7 == 0)
+        hand = np.zeros((2 * P + 4, 53), np.int64)
+        hand[0] = _row(codes)
+        known = int(rng.integers(0, 52))  # a card seat 2 is known to hold
+        hand[RD._known_row(hand, 2), known] = 1
+        ps = np.zeros((P, E.PS_COLS), np.int64)
+        ps[:, E.PS_NC_VAL0] = ps[:, E.PS_NC_VAL1] = -1
+        got = E._choose_discard(0, hand, ps, np.zeros(E.GS_COLS, np.int64),
+                                np.zeros((4, 8), np.int64), rv, pol, np.zeros(2, np.uint64), pw)
+        cands = [c for c in range(52) if hand[0, c] > 0]
+        if not cands:
+            continue
+        now = int(RD._needed(0, hand, rv, pol, pw))
+        if now >= 1000:  # table.NO_WAY_RANK: no way to lay it
+            continue
+
+        def after(c, hand=hand, rv=rv, pol=pol):
+            hand[0, c] -= 1
+            n = int(RD._needed(0, hand, rv, pol, pw))
+            hand[0, c] += 1
+            return n
+
+        least = min(after(c) for c in cands)
+        av = np.zeros(53, np.int64)
+        RD._avail(0, hand, rv, av)
+
+        def score(c, hand=hand, rv=rv, pol=pol, av=av, least=least, w=w):
+            hand[0, c] -= 1
+            o = 0
+            for x in range(53):
+                a = av[x] - hand[RD._known_row(hand, 2), x]
+                if a > 0 and least > 0:
+                    hand[0, x] += 1
+                    o += a if RD._needed(0, hand, rv, pol, pw) < least else 0
+                    hand[0, x] -= 1
+            hand[0, c] += 1
+            return PENALTY[c] + w * o
+
+        best = max(score(c) for c in cands if after(c) == least)
+        assert after(got) == least
+        assert np.isclose(score(got), best), (i, got)
+        checked += 1
+    assert checked > 250

@@ -123,6 +123,13 @@ class Policy:
     objective : str
         What a search seat's rollouts minimise: ``"relative"`` (default; the advisor's
         default) or ``"penalty"`` (its own penalty alone).
+    outs : float
+        With ``exact``, before opening: among the discards that leave the fewest cards needed,
+        take the one with the highest penalty + ``outs`` x live outs of the hand left (copies
+        still to come, not dead nor known in another hand, of each card that would cut the
+        cards needed by one; Mahjong's ukeire); ties by the usual order. 0 (default): outs
+        unused. A large weight (e.g. 1000) ranks by outs first, a small one (0.01) by
+        penalty first with outs before live partners.
 
     Examples
     --------
@@ -156,6 +163,7 @@ class Policy:
     model: str = "expert"
     screen: bool = True
     objective: str = "relative"
+    outs: float = 0.0
 
     def __post_init__(self):
         def put(field, value):
@@ -178,6 +186,7 @@ class Policy:
             put(field, check_int(field, getattr(self, field), 0))
         put("rollouts", check_int("rollouts", self.rollouts, 2, 100_000))
         put("margin", check_real("margin", self.margin, 0))
+        put("outs", check_real("outs", self.outs, 0))
         if not isinstance(self.model, str):
             raise TypeError(not_allowed("model", self.model, "a preset name other than search"))
         model = self.model.strip().lower()
@@ -212,6 +221,7 @@ class Policy:
         v[_E.P_SEARCH_MARGIN] = self.margin
         v[_E.P_SEARCH_SCREEN] = 1.0 if self.screen else 0.0
         v[_E.P_SEARCH_PENALTY] = 1.0 if self.objective == "penalty" else 0.0
+        v[_E.P_OUTS] = self.outs
         return v
 
 

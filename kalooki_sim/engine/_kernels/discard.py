@@ -15,6 +15,7 @@ from .reading import (
     _distance_to_play,
     _group_cost,
     _hand_size,
+    _known_row,
     _leaves_hand,
     _live_partners,
     _memo_put,
@@ -37,6 +38,7 @@ from .table import (
     NO_WAY_RANK,
     P_DEFEND,
     P_EXACT,
+    P_OUTS,
     P_RANDOM,
     PS_OPENED,
     PS_TOOK,
@@ -99,6 +101,8 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
                 best_key = (nd, cand[i])
                 best = c
         return best
+    if pol[seat, P_OUTS] > 0:
+        return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now)
     for i in range(m):
         c = cand[i] % 64
         hrow[c] -= 1
@@ -114,6 +118,67 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     _memo_put(seat, ps, _state_key(seat, hand), now + 1)
     hrow[c] += 1
     return c
+
+
+@njit(cache=True)
+def _live_outs(seat, hand, rules, pol, pw, av, nd):
+    """Live outs of ``seat``'s hand that needs ``nd`` cards: the copies still to come (``av``,
+    less those the table knows in another hand) of each code that would cut the count."""
+    P = rules[R_PLAYERS]
+    hrow = hand[seat]
+    outs = 0
+    for x in range(JOKER + 1):
+        a = av[x]
+        for p in range(P):
+            if p != seat:
+                a -= hand[_known_row(hand, p), x]
+        if a <= 0:
+            continue
+        hrow[x] += 1
+        n2 = _needed_upto(seat, hand, rules, pol, pw, nd - 1)
+        hrow[x] -= 1
+        if n2 < nd:
+            outs += a
+    return outs
+
+
+@njit(cache=True)
+def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
+    """:func:`_expert_discard` with ``P_OUTS``: among the candidates (``cand``, in tie-break
+    order) that keep the count at ``now`` (or all of them if none does), the highest penalty +
+    ``P_OUTS`` x live outs of the hand left; ties by the candidates' order."""
+    hrow = hand[seat]
+    av = hand[_seen_row(hand) + 2]
+    w = pol[seat, P_OUTS]
+    keeps = 0
+    for i in range(m):
+        c = cand[i] % 64
+        hrow[c] -= 1
+        nd = _needed_upto(seat, hand, rules, pol, pw, now)
+        hrow[c] += 1
+        if nd <= now:
+            keeps += 1
+            cand[i] += 1 << 40  # mark
+    target = now if keeps > 0 else now + 1
+    best = -1
+    best_score = -1e300
+    for i in range(m):
+        if keeps > 0 and cand[i] < (1 << 40):
+            continue
+        c = (cand[i] & ((1 << 40) - 1)) % 64
+        hrow[c] -= 1
+        o = _live_outs(seat, hand, rules, pol, pw, av, target) if target > 0 else 0
+        hrow[c] += 1
+        sc = card_value(c // 13, c % 13 + 1) + w * o
+        if sc > best_score:
+            best_score = sc
+            best = c
+    for i in range(m):
+        cand[i] &= (1 << 40) - 1
+    hrow[best] -= 1
+    _memo_put(seat, ps, _state_key(seat, hand), target)
+    hrow[best] += 1
+    return best
 
 
 @njit(cache=True)
