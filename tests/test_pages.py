@@ -140,3 +140,77 @@ def test_contract_table_csv_has_the_organisers_columns(pages):
     assert page.index("The contract table:") > first_table
     assert page.index("The contract table:") < page.index("<table", first_table + 1)
     assert "ranks by" in page
+
+
+_PROBE = """<script>
+(function () {
+  var caps = Array.prototype.slice.call(document.querySelectorAll("caption, figcaption"));
+  var shown = caps.filter(function (c) {
+    var r = c.getBoundingClientRect(), s = getComputedStyle(c);
+    return r.height > 0 && r.width > 0 && s.visibility !== "hidden" && s.display !== "none"
+      && (c.textContent || "").trim().length > 0;
+  });
+  var out = {width: document.documentElement.scrollWidth, view: window.innerWidth,
+             tables: document.querySelectorAll("table").length,
+             figures: document.querySelectorAll("figure").length,
+             captions: caps.length, shown: shown.length};
+  var pre = document.createElement("pre");
+  pre.id = "kalooki-probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def _browser_facts(page: Path, tmp: Path) -> dict:
+    """Open ``page`` in headless Chromium at 1280 px; what the probe script measured."""
+    import subprocess
+
+    text = page.read_text(encoding="utf-8")
+    probe = tmp / page.name
+    probe.write_text(text.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
+    r = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                        "--disable-background-networking", "--window-size=1280,1000",
+                        "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+                       capture_output=True, text=True, timeout=180, check=False)
+    m = re.search(r'<pre id="kalooki-probe">(\{.*?\})</pre>', r.stdout)
+    assert m, f"{page.name}: the probe did not run (chromium exit {r.returncode})"
+    return json.loads(m.group(1))
+
+
+def _check_in_browser(folder: Path, tmp: Path):
+    for page in _html_pages(folder):
+        f = _browser_facts(page, tmp)
+        assert f["width"] <= f["view"] == 1280, f"{page.name} scrolls sideways: {f}"
+        assert f["captions"] == f["shown"] >= f["tables"] + f["figures"], f"{page.name}: {f}"
+
+
+@pytest.mark.skipif(__import__("shutil").which("chromium") is None,
+                    reason="no chromium on this machine")
+def test_pages_show_every_caption_and_fit_1280_px_in_chromium(pages, tmp_path):
+    _check_in_browser(pages, tmp_path)
+
+
+@pytest.mark.skipif(__import__("shutil").which("chromium") is None,
+                    reason="no chromium on this machine")
+def test_published_report_shows_every_caption_and_fits_1280_px(tmp_path):
+    _check_in_browser(Path(report.ROOT) / "reports", tmp_path)
+
+
+@pytest.mark.skipif(__import__("shutil").which("chromium") is None,
+                    reason="no chromium on this machine")
+def test_browser_check_bites(tmp_path):
+    pages_dir = tmp_path / "pages"
+    pages_dir.mkdir()
+    ok = ('<table><caption>Hands</caption><tr><td>1</td></tr></table>'
+          '<figure><img alt="x"><figcaption>A chart</figcaption></figure>')
+    for name, body in [("wide", ok + '<div style="width:2000px">wide</div>'),
+                       ("hidden", '<table><caption style="display:none">Hands</caption>'
+                                  '<tr><td>1</td></tr></table>')]:
+        (pages_dir / f"{name}.html").write_text(f"<html><body>{body}</body></html>")
+        (pages_dir / "fine.html").write_text(f"<html><body>{ok}</body></html>")
+        with pytest.raises(AssertionError, match=name):
+            _check_in_browser(pages_dir, tmp_path)
+        (pages_dir / f"{name}.html").unlink()
+    facts = _browser_facts(pages_dir / "fine.html", tmp_path)
+    assert facts["shown"] == 2 and facts["width"] <= 1280
