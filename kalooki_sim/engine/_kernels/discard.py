@@ -121,17 +121,14 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
 
 
 @njit(cache=True)
-def _live_outs(seat, hand, rules, pol, pw, av, nd):
-    """Live outs of ``seat``'s hand that needs ``nd`` cards: the copies still to come (``av``,
-    less those the table knows in another hand) of each code that would cut the count."""
-    P = rules[R_PLAYERS]
+def _live_outs(seat, hand, rules, pol, pw, live, nd):
+    """Live outs of ``seat``'s hand that needs ``nd`` cards: the copies still to come
+    (``live``, already less those the table knows in another hand) of each code that would cut
+    the count."""
     hrow = hand[seat]
     outs = 0
     for x in range(JOKER + 1):
-        a = av[x]
-        for p in range(P):
-            if p != seat:
-                a -= hand[_known_row(hand, p), x]
+        a = live[x]
         if a <= 0:
             continue
         hrow[x] += 1
@@ -148,7 +145,14 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
     order) that keep the count at ``now`` (or all of them if none does), the highest penalty +
     ``P_OUTS`` x live outs of the hand left; ties by the candidates' order."""
     hrow = hand[seat]
-    av = hand[_seen_row(hand) + 2]
+    # the copies still to come, less those known in another hand: the same for every candidate
+    # (the exact counts below use their own availability row, not this scratch row)
+    live = hand[_seen_row(hand) + 2]
+    for p in range(rules[R_PLAYERS]):
+        if p != seat:
+            k = _known_row(hand, p)
+            for x in range(JOKER + 1):
+                live[x] -= hand[k, x]
     w = pol[seat, P_OUTS]
     keeps = 0
     for i in range(m):
@@ -167,7 +171,7 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
             continue
         c = (cand[i] & ((1 << 40) - 1)) % 64
         hrow[c] -= 1
-        o = _live_outs(seat, hand, rules, pol, pw, av, target) if target > 0 else 0
+        o = _live_outs(seat, hand, rules, pol, pw, live, target) if target > 0 else 0
         hrow[c] += 1
         sc = card_value(c // 13, c % 13 + 1) + w * o
         if sc > best_score:
