@@ -8,6 +8,8 @@ Set ``KALOOKI_REPORT_DIR`` to check an existing build instead of making one.
 import json
 import os
 import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -142,6 +144,8 @@ def test_contract_table_csv_has_the_organisers_columns(pages):
     assert "ranks by" in page
 
 
+needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None,
+                                    reason="no chromium on this machine")
 _PROBE = """<script>
 (function () {
   var caps = Array.prototype.slice.call(document.querySelectorAll("caption, figcaption"));
@@ -164,8 +168,6 @@ _PROBE = """<script>
 
 def _browser_facts(page: Path, tmp: Path) -> dict:
     """Open ``page`` in headless Chromium at 1280 px; what the probe script measured."""
-    import subprocess
-
     text = page.read_text(encoding="utf-8")
     probe = tmp / page.name
     probe.write_text(text.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
@@ -185,20 +187,17 @@ def _check_in_browser(folder: Path, tmp: Path):
         assert f["captions"] == f["shown"] >= f["tables"] + f["figures"], f"{page.name}: {f}"
 
 
-@pytest.mark.skipif(__import__("shutil").which("chromium") is None,
-                    reason="no chromium on this machine")
+@needs_chromium
 def test_pages_show_every_caption_and_fit_1280_px_in_chromium(pages, tmp_path):
     _check_in_browser(pages, tmp_path)
 
 
-@pytest.mark.skipif(__import__("shutil").which("chromium") is None,
-                    reason="no chromium on this machine")
+@needs_chromium
 def test_published_report_shows_every_caption_and_fits_1280_px(tmp_path):
     _check_in_browser(Path(report.ROOT) / "reports", tmp_path)
 
 
-@pytest.mark.skipif(__import__("shutil").which("chromium") is None,
-                    reason="no chromium on this machine")
+@needs_chromium
 def test_browser_check_bites(tmp_path):
     pages_dir = tmp_path / "pages"
     pages_dir.mkdir()

@@ -73,6 +73,7 @@ import time
 import warnings
 from dataclasses import dataclass, replace
 from importlib import resources
+from io import StringIO
 
 import numpy as np
 import pandas as pd
@@ -597,8 +598,6 @@ def _per_hand(policies, hands: int) -> list[Policy]:
 def read_committed(package: str, name: str) -> pd.DataFrame:
     """A committed table of package data (``name`` in ``package``), with its ``#`` header lines
     (command, wall time, machine) in ``.attrs["header"]``."""
-    from io import StringIO
-
     text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
     df = pd.read_csv(StringIO(text), comment="#")
     df.attrs["header"] = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")]
