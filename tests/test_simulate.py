@@ -207,9 +207,27 @@ def _env():
     return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
+# the command, held (asleep in the main thread) once its manifest lists a finished chunk, so
+# the signal always lands mid-run: unheld, a loaded machine could let the run finish first
+_HELD = """
+import json, sys, time
+from kalooki_sim.studies import study
+from kalooki_sim.cli import main
+write = study._write_atomic
+def held(path, data):
+    write(path, data)
+    if path.name == study.MANIFEST and json.loads(data)["chunks"]:
+        time.sleep(600)
+study._write_atomic = held
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def _kill_after_first_chunk(out, sig):
     """Start a run and send ``sig`` once its manifest lists a finished chunk."""
-    proc = subprocess.Popen(_cmd(out), env=_env(), stdout=subprocess.PIPE,
+    cmd = _cmd(out)
+    held = [sys.executable, "-c", _HELD, *cmd[cmd.index("simulate"):]]
+    proc = subprocess.Popen(held, env=_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     man = out / "manifest.json"  # replaced atomically: always whole when it exists
 
