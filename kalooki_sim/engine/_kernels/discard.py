@@ -140,6 +140,96 @@ def _live_outs(seat, hand, rules, pol, pw, live, nd):
 
 
 @njit(cache=True)
+def _outs_of_hand(seat, hand, rules, pol, pw, live, nd):
+    """Bit mask of the codes with live copies that cut ``seat``'s count below ``nd`` (its
+    count now)."""
+    hrow = hand[seat]
+    mask = 0
+    for x in range(JOKER + 1):
+        if live[x] <= 0:
+            continue
+        hrow[x] += 1
+        n2 = _needed_upto(seat, hand, rules, pol, pw, nd - 1)
+        hrow[x] -= 1
+        if n2 < nd:
+            mask |= 1 << x
+    return mask
+
+
+@njit(cache=True)
+def _live_outs_among(seat, hand, rules, pol, pw, live, nd, mask, pen, w, beat):
+    """:func:`_live_outs`, asking only the codes in bit mask ``mask`` (a superset of the
+    outs); stops early, with a count too low, once ``pen + w`` x outs cannot reach ``beat``."""
+    hrow = hand[seat]
+    left = 0
+    for x in range(JOKER + 1):
+        if (mask >> x) & 1:
+            left += live[x]
+    total = 0
+    for x in range(JOKER + 1):
+        if not (mask >> x) & 1:
+            continue
+        if pen + w * (total + left) < beat:
+            return total
+        left -= live[x]
+        hrow[x] += 1
+        n2 = _needed_upto(seat, hand, rules, pol, pw, nd - 1)
+        hrow[x] -= 1
+        if n2 < nd:
+            total += live[x]
+    return total
+
+
+@njit(cache=True)
+def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
+    """Among the marked candidates (those that keep the count at ``now``), the highest
+    penalty + ``w`` x live outs, ties by the candidates' order.
+
+    An out of the hand less c is an out of the whole hand (a card more never raises the
+    count), so the whole hand's outs are found once and only they are asked again; and a
+    candidate is asked only while the outs it could still have might beat the best so far,
+    the candidates with the most to gain first. The same card as asking every candidate about
+    every code."""
+    hrow = hand[seat]
+    outs_h = _outs_of_hand(seat, hand, rules, pol, pw, live, now)
+    all_live = 0
+    for x in range(JOKER + 1):
+        if (outs_h >> x) & 1:
+            all_live += live[x]
+    best = -1
+    best_i = m
+    best_score = -1e300
+    while True:
+        # the unasked candidate with the highest bound, lowest index first among equals
+        pick = -1
+        pick_ub = -1e300
+        for i in range(m):
+            if cand[i] < (1 << 40) or cand[i] >= (1 << 41):
+                continue
+            c = (cand[i] & ((1 << 40) - 1)) % 64
+            own = live[c] if (outs_h >> c) & 1 else 0  # c is never an out of the hand less c
+            ub = card_value(c // 13, c % 13 + 1) + w * (all_live - own)
+            if ub > pick_ub:
+                pick_ub = ub
+                pick = i
+        if pick < 0 or pick_ub < best_score or (pick_ub == best_score and pick > best_i):
+            break
+        cand[pick] += 1 << 41  # asked
+        c = (cand[pick] & ((1 << 40) - 1)) % 64
+        pen = card_value(c // 13, c % 13 + 1)
+        hrow[c] -= 1
+        o = _live_outs_among(seat, hand, rules, pol, pw, live, now,
+                             outs_h & ~(1 << c), pen, w, best_score)
+        hrow[c] += 1
+        sc = pen + w * o
+        if sc > best_score or (sc == best_score and pick < best_i):
+            best_score = sc
+            best = c
+            best_i = pick
+    return best
+
+
+@njit(cache=True)
 def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
     """:func:`_expert_discard` with ``P_OUTS``: among the candidates (``cand``, in tie-break
     order) that keep the count at ``now`` (or all of them if none does), the highest penalty +
@@ -165,18 +255,25 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
             cand[i] += 1 << 40  # mark
     target = now if keeps > 0 else now + 1
     best = -1
-    best_score = -1e300
-    for i in range(m):
-        if keeps > 0 and cand[i] < (1 << 40):
-            continue
-        c = (cand[i] & ((1 << 40) - 1)) % 64
-        hrow[c] -= 1
-        o = _live_outs(seat, hand, rules, pol, pw, live, target) if target > 0 else 0
-        hrow[c] += 1
-        sc = card_value(c // 13, c % 13 + 1) + w * o
-        if sc > best_score:
-            best_score = sc
-            best = c
+    if keeps == 1 or target <= 0:
+        # one candidate keeps the count (or the hand can lay): no outs to weigh
+        for i in range(m):
+            if keeps == 0 or cand[i] >= (1 << 40):
+                best = (cand[i] & ((1 << 40) - 1)) % 64
+                break
+    elif keeps > 1:
+        best = _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w)
+    else:
+        best_score = -1e300
+        for i in range(m):
+            c = cand[i] % 64
+            hrow[c] -= 1
+            o = _live_outs(seat, hand, rules, pol, pw, live, target)
+            hrow[c] += 1
+            sc = card_value(c // 13, c % 13 + 1) + w * o
+            if sc > best_score:
+                best_score = sc
+                best = c
     for i in range(m):
         cand[i] &= (1 << 40) - 1
     hrow[best] -= 1
