@@ -22,6 +22,7 @@ from .reading import (
     _needed,
     _needed_memo,
     _needed_upto,
+    _outs_scan,
     _rank_count,
     _run_cost,
     _seen_row,
@@ -47,6 +48,8 @@ from .table import (
     R_RUNS,
     _log,
 )
+
+ALL_CODES = (1 << (JOKER + 1)) - 1
 
 
 @njit(cache=True)
@@ -121,66 +124,6 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
 
 
 @njit(cache=True)
-def _live_outs(seat, hand, rules, pol, pw, live, nd):
-    """Live outs of ``seat``'s hand that needs ``nd`` cards: the copies still to come
-    (``live``, already less those the table knows in another hand) of each code that would cut
-    the count."""
-    hrow = hand[seat]
-    outs = 0
-    for x in range(JOKER + 1):
-        a = live[x]
-        if a <= 0:
-            continue
-        hrow[x] += 1
-        n2 = _needed_upto(seat, hand, rules, pol, pw, nd - 1)
-        hrow[x] -= 1
-        if n2 < nd:
-            outs += a
-    return outs
-
-
-@njit(cache=True)
-def _outs_of_hand(seat, hand, rules, pol, pw, live, nd):
-    """Bit mask of the codes with live copies that cut ``seat``'s count below ``nd`` (its
-    count now)."""
-    hrow = hand[seat]
-    mask = 0
-    for x in range(JOKER + 1):
-        if live[x] <= 0:
-            continue
-        hrow[x] += 1
-        n2 = _needed_upto(seat, hand, rules, pol, pw, nd - 1)
-        hrow[x] -= 1
-        if n2 < nd:
-            mask |= 1 << x
-    return mask
-
-
-@njit(cache=True)
-def _live_outs_among(seat, hand, rules, pol, pw, live, nd, mask, pen, w, beat):
-    """:func:`_live_outs`, asking only the codes in bit mask ``mask`` (a superset of the
-    outs); stops early, with a count too low, once ``pen + w`` x outs cannot reach ``beat``."""
-    hrow = hand[seat]
-    left = 0
-    for x in range(JOKER + 1):
-        if (mask >> x) & 1:
-            left += live[x]
-    total = 0
-    for x in range(JOKER + 1):
-        if not (mask >> x) & 1:
-            continue
-        if pen + w * (total + left) < beat:
-            return total
-        left -= live[x]
-        hrow[x] += 1
-        n2 = _needed_upto(seat, hand, rules, pol, pw, nd - 1)
-        hrow[x] -= 1
-        if n2 < nd:
-            total += live[x]
-    return total
-
-
-@njit(cache=True)
 def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     """Among the marked candidates (those that keep the count at ``now``), the highest
     penalty + ``w`` x live outs, ties by the candidates' order.
@@ -191,7 +134,7 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     the candidates with the most to gain first. The same card as asking every candidate about
     every code."""
     hrow = hand[seat]
-    outs_h = _outs_of_hand(seat, hand, rules, pol, pw, live, now)
+    outs_h, _ = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0, -1e300)
     all_live = 0
     for x in range(JOKER + 1):
         if (outs_h >> x) & 1:
@@ -218,8 +161,8 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
         c = (cand[pick] & ((1 << 40) - 1)) % 64
         pen = card_value(c // 13, c % 13 + 1)
         hrow[c] -= 1
-        o = _live_outs_among(seat, hand, rules, pol, pw, live, now,
-                             outs_h & ~(1 << c), pen, w, best_score)
+        _, o = _outs_scan(seat, hand, rules, pw, live, now, outs_h & ~(1 << c), pen, w,
+                          best_score)
         hrow[c] += 1
         sc = pen + w * o
         if sc > best_score or (sc == best_score and pick < best_i):
@@ -268,7 +211,8 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
         for i in range(m):
             c = cand[i] % 64
             hrow[c] -= 1
-            o = _live_outs(seat, hand, rules, pol, pw, live, target)
+            _, o = _outs_scan(seat, hand, rules, pw, live, target, ALL_CODES, 0.0, 0.0,
+                              -1e300)
             hrow[c] += 1
             sc = card_value(c // 13, c % 13 + 1) + w * o
             if sc > best_score:

@@ -73,7 +73,8 @@ W_ST = W_IDX + 5  # [5, 3]: (naturals added, jokers, runs) per level
 W_GI = W_ST + 15  # level whose group costs stand for this level
 W_CNT = W_GI + 5  # counting-sort buckets
 W_TMP = W_CNT + SKEYS + 1  # candidate options before sorting, [CAPACITY, N_COLS]
-SCRATCH = W_TMP + CAPACITY * N_COLS
+W_SAVE = W_TMP + CAPACITY * N_COLS  # the hand's H, A and NS, kept for :func:`root_plus`
+SCRATCH = W_SAVE + 14 + 14 + 12
 # joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
 WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
 WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
@@ -114,26 +115,32 @@ def _suit_masks(counts, avail, s):
 def _cheapest_runs(counts, avail, maxj, scratch):
     """``NS[s, t]``: least naturals to add for a 4-card run of suit ``s`` with <= t jokers."""
     for s in range(4):
-        held, add = _suit_masks(counts, avail, s)
-        for t in range(3):
-            scratch[W_NS + s * 3 + t] = NO_WAY
-        for lo in range(1, 12):
-            w = 15 << lo
-            for i in range(8):
-                t = WINDOW_JOK[i]
-                if t > maxj:
-                    continue
-                jm = WINDOW_MASKS[i] << lo
-                if jm & held:
-                    continue
-                miss = w & ~jm & ~held
-                if miss & ~add:
-                    continue
-                n = _popcount(miss)
-                for u in range(t, 3):
-                    o = W_NS + s * 3 + u
-                    if n < scratch[o]:
-                        scratch[o] = n
+        _cheapest_runs_of(counts, avail, maxj, scratch, s)
+
+
+@njit(cache=True)
+def _cheapest_runs_of(counts, avail, maxj, scratch, s):
+    """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s``."""
+    held, add = _suit_masks(counts, avail, s)
+    for t in range(3):
+        scratch[W_NS + s * 3 + t] = NO_WAY
+    for lo in range(1, 12):
+        w = 15 << lo
+        for i in range(8):
+            t = WINDOW_JOK[i]
+            if t > maxj:
+                continue
+            jm = WINDOW_MASKS[i] << lo
+            if jm & held:
+                continue
+            miss = w & ~jm & ~held
+            if miss & ~add:
+                continue
+            n = _popcount(miss)
+            for u in range(t, 3):
+                o = W_NS + s * 3 + u
+                if n < scratch[o]:
+                    scratch[o] = n
 
 
 @njit(cache=True)
@@ -615,17 +622,7 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
     else:
         for i in range(12):
             scratch[W_NS + i] = NO_WAY
-    for s in range(4):
-        scratch[W_PERM + s] = s
-    _run_table(scratch)
-    all_ranks = RANKS13
-    if g > 0:
-        _groups(g, all_ranks, W_H, W_A, scratch[W_G0:W_G0 + GMAX], scratch)
-        for m in range(g):
-            scratch[W_G1 + m] = scratch[W_DP + (g - 1) * (g + 1) + m]
-    else:
-        scratch[W_G0] = 0
-    root = _bound(0, 0, 0, r if w == 1 else 0, g, jokers, aj, scratch, W_G0)
+    root = _root(g, r, w, jokers, aj, scratch)
     if root >= NO_WAY:
         return NO_WAY
     if r == 0 or (g == 0 and not complete):
@@ -683,6 +680,75 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
         if v <= limit:
             return v
         limit += 1
+
+
+@njit(cache=True)
+def _root(g, r, w, jokers, aj, scratch):
+    """The root bound of :func:`needed_upto` from ``H``, ``A`` and ``NS`` in ``scratch``;
+    leaves the run table, the group costs ``G0`` and ``G1`` for the search."""
+    for s in range(4):
+        scratch[W_PERM + s] = s
+    _run_table(scratch)
+    if g > 0:
+        _groups(g, RANKS13, W_H, W_A, scratch[W_G0:W_G0 + GMAX], scratch)
+        for m in range(g):
+            scratch[W_G1 + m] = scratch[W_DP + (g - 1) * (g + 1) + m]
+    else:
+        scratch[W_G0] = 0
+    return _bound(0, 0, 0, r if w == 1 else 0, g, jokers, aj, scratch, W_G0)
+
+
+@njit(cache=True)
+def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
+    """Keep the hand's per-rank totals and cheapest runs for :func:`root_plus` (one card
+    added changes one rank and one suit of them)."""
+    maxj = jokers + avail[JOKER]
+    for k in range(1, 14):
+        h = 0
+        a = 0
+        for s in range(4):
+            h += counts[s, k]
+            a += avail[s * 13 + k - 1]
+        scratch[W_SAVE + k] = h
+        scratch[W_SAVE + 14 + k] = a
+    if r > 0:
+        _cheapest_runs(counts, avail, maxj, scratch)
+    else:
+        for i in range(12):
+            scratch[W_NS + i] = NO_WAY
+    for i in range(12):
+        scratch[W_SAVE + 28 + i] = scratch[W_NS + i]
+
+
+@njit(cache=True)
+def root_plus(counts, jokers, g, r, v6, avail, scratch, x):
+    """The root bound :func:`needed_upto` starts from, for the hand plus one ``x`` (a code;
+    52 = joker; one copy of it must be addable), after :func:`prepare_plus` on the hand and
+    with ``counts``, ``avail`` as then. A lower bound of the count; the count itself when the
+    contract is all groups, or all runs but V6's complete suit. ``counts``, ``avail`` are
+    restored on return."""
+    complete = v6 and r == 3
+    w = 3 if complete else 1
+    for k in range(1, 14):
+        scratch[W_H + k] = scratch[W_SAVE + k]
+        scratch[W_A + k] = scratch[W_SAVE + 14 + k]
+    for i in range(12):
+        scratch[W_NS + i] = scratch[W_SAVE + 28 + i]
+    if x == JOKER:
+        # a joker held instead of addable: the runs' joker allowance (held + addable) is
+        # unchanged, so only the bound's sharing of jokers moves
+        return _root(g, r, w, jokers + 1, avail[JOKER] - 1, scratch)
+    s = x // 13
+    k = x % 13 + 1
+    scratch[W_H + k] += 1
+    scratch[W_A + k] -= 1
+    if r > 0:
+        counts[s, k] += 1
+        avail[x] -= 1
+        _cheapest_runs_of(counts, avail, jokers + avail[JOKER], scratch, s)
+        counts[s, k] -= 1
+        avail[x] += 1
+    return _root(g, r, w, jokers, avail[JOKER], scratch)
 
 
 @njit(cache=True)

@@ -283,6 +283,57 @@ def _needed_upto(seat, hand, rules, pol, pw, cap):
 
 
 @njit(cache=True)
+def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
+    """The codes of bit mask ``cands`` with live copies (``live``) that cut ``seat``'s exact
+    count below ``nd``, and their live copies: ``(mask, copies)``. Stops early, with too few
+    copies, once ``pen + w`` x copies cannot reach ``beat``.
+
+    The same answer as asking :func:`_needed_upto` of the hand plus each code, cheaper: the
+    count of the hand plus one card is, in all-group and all-run contracts, the search's root
+    bound, rebuilt from the hand's (one rank and one suit change). Elsewhere most cards pass
+    that bound, and each is searched."""
+    av = hand[_seen_row(hand) + 1]
+    _avail(seat, hand, rules, av)
+    cnt = pw[0]
+    j = _fill_counts(hand[seat], cnt)
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    v6 = rules[R_V6] == 1
+    exact = r == 0 or (g == 0 and not (v6 and r == 3))
+    if exact:
+        NK.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+    left = 0
+    for x in range(JOKER + 1):
+        if (cands >> x) & 1 and live[x] > 0:
+            left += live[x]
+    mask = 0
+    total = 0
+    for x in range(JOKER + 1):
+        if not (cands >> x) & 1 or live[x] <= 0:
+            continue
+        if pen + w * (total + left) < beat:
+            break
+        left -= live[x]
+        if exact:
+            if NK.root_plus(cnt, j, g, r, v6, av, pw[2], x) > nd - 1:
+                continue
+        else:
+            av[x] -= 1
+            if x == JOKER:
+                n2 = NK.needed_upto(cnt, j + 1, g, r, v6, av, pw[1], pw[2], nd - 1)
+            else:
+                cnt[x // 13, x % 13 + 1] += 1
+                n2 = NK.needed_upto(cnt, j, g, r, v6, av, pw[1], pw[2], nd - 1)
+                cnt[x // 13, x % 13 + 1] -= 1
+            av[x] += 1
+            if n2 > nd - 1:
+                continue
+        mask |= 1 << x
+        total += live[x]
+    return mask, total
+
+
+@njit(cache=True)
 def _state_key(seat, hand):
     """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
     dead = hand[_seen_row(hand)]
