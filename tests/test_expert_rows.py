@@ -1,6 +1,11 @@
 """Speed without a change of play (issue 17): the expert's rows, recorded from the strengthened
 expert before the speed work, must come out the same after it.
 
+``data/expert_rows.json`` was recorded on 2026-12-02 by the code of 6a364c6, before the outs
+discard shared its work across candidates: ``Policy("expert", exact=True, defend=True,
+call_max_need=5, outs=1000)`` in the all-group and all-run contracts (hands 1, 4, 5, 9) and the
+old preset elsewhere, which is what ``preset("expert")`` (``outs_mixed=False``) now plays.
+
 For every contract at 4 players, ``play_hands(2000, hand=h, policies="expert", seed=s)`` is
 reduced to a fingerprint (a hash of every column, plus a few sums that say *where* two runs
 differ when the hash does not match) and compared with ``data/expert_rows.json``.

@@ -368,3 +368,42 @@ def test_outs_cut_only_agrees_with_full_outs_on_every_card():
         assert (cut[cuts] == full[cuts]).all(), i
         assert ((cut == -1) == (full == -1)).all(), i
     assert n_cuts > 100  # the sample holds many outs
+
+
+def test_root_moved_is_the_count_of_a_hand_one_card_on_or_off_in_one_kind_contracts():
+    """``root_moved`` (the outs discard's quick count): for the hand plus an addable card or
+    less a held one, the search's root bound, rebuilt from the hand's. It equals the fresh
+    count in all-group and all-run contracts (not V6's complete suit) and never exceeds it in
+    the others."""
+    from kalooki_sim.engine._kernels import needed as nk
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(33), 400)
+    o, s = nk.new_workspace()
+    exact_seen = bound_seen = 0
+    for i in range(len(jokers)):
+        c, j, g, r, v, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), bool(v6[i]), avail[i]
+        one_kind = r == 0 or (g == 0 and not (v and r == 3))
+        nk.prepare_plus(c, j, g, r, v, a, s)
+        c0, a0 = c.copy(), a.copy()
+        for x in range(53):
+            held = j if x == JOKER else c[x // 13, x % 13 + 1]
+            for d in (1, -1):
+                if (d == 1 and a[x] <= 0) or (d == -1 and held <= 0):
+                    continue
+                got = nk.root_moved(c, j, g, r, v, a, s, x, d)
+                assert (c == c0).all() and (a == a0).all()  # restored
+                c2, a2, j2 = c.copy(), a.copy(), j
+                a2[x] -= d
+                if x == JOKER:
+                    j2 += d
+                else:
+                    c2[x // 13, x % 13 + 1] += d
+                want = nk.needed_kernel(c2, j2, g, r, v, a2, o, s)
+                # the fresh count shares the scratch but leaves the kept hand alone
+                if one_kind:
+                    assert min(got, nk.NO_WAY) == want, (i, x, d)
+                    exact_seen += 1
+                else:
+                    assert got <= want, (i, x, d)
+                    bound_seen += 1
+    assert exact_seen > 5000 and bound_seen > 5000

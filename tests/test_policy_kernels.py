@@ -87,12 +87,13 @@ def test_outs_discard_keeps_the_count_then_most_live_outs_then_penalty():
     rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
     checked = 0
     for i in range(300):
-        contract = (4, 5, 9, 1, 2)[i % 5]
+        contract = (4, 5, 9, 1, 2, 7)[i % 6]
         rv[E.R_GROUPS], rv[E.R_RUNS] = rules.contract(contract)
         w = (1000.0, 0.01, 1.0)[i % 3]
         pol = np.zeros((P, E.NPARAM))
         pol[:, E.P_EXACT] = 1.0
         pol[:, E.P_OUTS] = w
+        pol[:, E.P_OUTS_MIXED] = 1.0
         codes = random_hand(rng, 12, joker_rich=i % 7 == 0)
         hand = np.zeros((2 * P + 4, 53), np.int64)
         hand[0] = _row(codes)
@@ -136,3 +137,51 @@ def test_outs_discard_keeps_the_count_then_most_live_outs_then_penalty():
         assert np.isclose(score(got), best), (i, got)
         checked += 1
     assert checked > 250
+
+
+def test_outs_mixed_off_weighs_outs_only_in_one_kind_contracts():
+    """``Policy(outs_mixed=False)`` (the expert preset): in contracts of groups and runs the
+    discard is the one without outs; in all-group and all-run ones, the one with them."""
+    rng = np.random.default_rng(18)
+    rules = ks.Rules()
+    P = 4
+    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
+    rv = np.zeros(E.R_COLS, np.int64)
+    rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
+    differ = {True: 0, False: 0}
+    for i in range(400):
+        contract = i % 9 + 1
+        g, r = rules.contract(contract)
+        rv[E.R_GROUPS], rv[E.R_RUNS] = g, r
+        codes = random_hand(rng, 12, joker_rich=i % 7 == 0)
+
+        def choice(outs, mixed, codes=codes):
+            pol = np.zeros((P, E.NPARAM))
+            pol[:, E.P_EXACT] = 1.0
+            pol[:, E.P_OUTS] = outs
+            pol[:, E.P_OUTS_MIXED] = mixed
+            hand = np.zeros((2 * P + 4, 53), np.int64)
+            hand[0] = _row(codes)
+            ps = np.zeros((P, E.PS_COLS), np.int64)
+            ps[:, E.PS_NC_VAL0] = ps[:, E.PS_NC_VAL1] = -1
+            return E._choose_discard(0, hand, ps, np.zeros(E.GS_COLS, np.int64),
+                                     np.zeros((4, 8), np.int64), rv, pol,
+                                     np.zeros(2, np.uint64), pw)
+
+        off = choice(1000.0, 0.0)
+        one_kind = g == 0 or r == 0
+        assert off == choice(1000.0 if one_kind else 0.0, 1.0), (i, contract)
+        differ[one_kind] += off != choice(0.0, 0.0)
+    assert differ[True] > 20 and differ[False] == 0
+
+
+def test_outs_mixed_is_a_checked_policy_field_in_the_kernels_vector():
+    assert ks.Policy(outs=2, outs_mixed=False).vector()[E.P_OUTS_MIXED] == 0.0
+    assert ks.Policy().vector()[E.P_OUTS_MIXED] == 1.0
+    assert ks.preset("expert").outs_mixed is False and ks.preset("expert").outs == 1000
+    try:
+        ks.Policy(outs_mixed=1)
+    except TypeError as e:
+        assert "outs_mixed=1" in str(e)
+    else:
+        raise AssertionError("outs_mixed=1 was accepted")

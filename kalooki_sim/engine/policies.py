@@ -130,6 +130,12 @@ class Policy:
         cards needed by one; Mahjong's ukeire); ties by the usual order. 0 (default): outs
         unused. A large weight (e.g. 1000) ranks by outs first, a small one (0.01) by
         penalty first with outs before live partners.
+    outs_mixed : bool
+        Weigh ``outs`` in the contracts of groups and runs too (True, default); False: only in
+        the all-group and all-run contracts (hands 1, 4, 5 and 9 of the card), where the count
+        of each card is quick. Mixed contracts need a search per card: there the outs
+        discard costs about five times the whole expert's play, and the expert wins them
+        without it (``preset("expert")`` sets False).
 
     Examples
     --------
@@ -164,6 +170,7 @@ class Policy:
     screen: bool = True
     objective: str = "relative"
     outs: float = 0.0
+    outs_mixed: bool = True
 
     def __post_init__(self):
         def put(field, value):
@@ -174,7 +181,7 @@ class Policy:
         if not self.name.strip():
             raise ValueError(not_allowed("name", self.name, "a non-empty string"))
         put("random", check_bool("random", self.random))
-        for field in ("hold", "exact", "defend", "search", "screen"):
+        for field in ("hold", "exact", "defend", "search", "screen", "outs_mixed"):
             put(field, check_bool(field, getattr(self, field)))
         put("call_max_card", check_int("call_max_card", self.call_max_card, 0, 50))
         put("call_max_opened", check_int("call_max_opened", self.call_max_opened, 1))
@@ -222,6 +229,7 @@ class Policy:
         v[_E.P_SEARCH_SCREEN] = 1.0 if self.screen else 0.0
         v[_E.P_SEARCH_PENALTY] = 1.0 if self.objective == "penalty" else 0.0
         v[_E.P_OUTS] = self.outs
+        v[_E.P_OUTS_MIXED] = 1.0 if self.outs_mixed else 0.0
         return v
 
 
@@ -315,9 +323,11 @@ def preset(name: str) -> Policy:
     if key == "hold-for-double":
         return Policy("hold-for-double", hold=True, hold_turns=8, call_max_need=0)
     if key == "expert":
-        return Policy("expert", exact=True, defend=True, call_max_need=5)
+        return Policy("expert", exact=True, defend=True, call_max_need=5, outs=1000,
+                      outs_mixed=False)
     if key == "search":
-        return Policy("search", exact=True, defend=True, call_max_need=5, search=True)
+        return Policy("search", exact=True, defend=True, call_max_need=5, outs=1000,
+                      outs_mixed=False, search=True)
     m = re.fullmatch(r"call-(\d+)", key)
     if m:
         return Policy(key, call_limit=int(m.group(1)))

@@ -144,6 +144,8 @@ def _policy_args(p) -> dict:
     if not p.search:
         for k in _SEARCH_FIELDS:
             d.pop(k)
+    if p.outs_mixed:  # its default: runs written before the field existed still resume
+        d.pop("outs_mixed")
     return d
 
 

@@ -15,6 +15,7 @@ from .reading import (
     _distance_to_play,
     _group_cost,
     _hand_size,
+    _keepers,
     _known_row,
     _leaves_hand,
     _live_partners,
@@ -40,6 +41,7 @@ from .table import (
     P_DEFEND,
     P_EXACT,
     P_OUTS,
+    P_OUTS_MIXED,
     P_RANDOM,
     PS_OPENED,
     PS_TOOK,
@@ -104,7 +106,8 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
                 best_key = (nd, cand[i])
                 best = c
         return best
-    if pol[seat, P_OUTS] > 0:
+    if pol[seat, P_OUTS] > 0 and (pol[seat, P_OUTS_MIXED] > 0 or rules[R_GROUPS] == 0
+                                  or rules[R_RUNS] == 0):
         return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now)
     for i in range(m):
         c = cand[i] % 64
@@ -187,15 +190,7 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
             for x in range(JOKER + 1):
                 live[x] -= hand[k, x]
     w = pol[seat, P_OUTS]
-    keeps = 0
-    for i in range(m):
-        c = cand[i] % 64
-        hrow[c] -= 1
-        nd = _needed_upto(seat, hand, rules, pol, pw, now)
-        hrow[c] += 1
-        if nd <= now:
-            keeps += 1
-            cand[i] += 1 << 40  # mark
+    keeps = _keepers(seat, hand, rules, pol, pw, cand, m, now)
     target = now if keeps > 0 else now + 1
     best = -1
     if keeps == 1 or target <= 0:

@@ -119,6 +119,7 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
     P_HOLD_DANGER,
     P_HOLD_TURNS,
     P_OUTS,
+    P_OUTS_MIXED,
     P_RANDOM,
     P_SEARCH,
     P_SEARCH_MARGIN,

@@ -73,7 +73,7 @@ W_ST = W_IDX + 5  # [5, 3]: (naturals added, jokers, runs) per level
 W_GI = W_ST + 15  # level whose group costs stand for this level
 W_CNT = W_GI + 5  # counting-sort buckets
 W_TMP = W_CNT + SKEYS + 1  # candidate options before sorting, [CAPACITY, N_COLS]
-W_SAVE = W_TMP + CAPACITY * N_COLS  # the hand's H, A and NS, kept for :func:`root_plus`
+W_SAVE = W_TMP + CAPACITY * N_COLS  # the hand's H, A and NS, kept for :func:`root_moved`
 SCRATCH = W_SAVE + 14 + 14 + 12
 # joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
 WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
@@ -686,9 +686,13 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
 def _root(g, r, w, jokers, aj, scratch):
     """The root bound of :func:`needed_upto` from ``H``, ``A`` and ``NS`` in ``scratch``;
     leaves the run table, the group costs ``G0`` and ``G1`` for the search."""
-    for s in range(4):
-        scratch[W_PERM + s] = s
-    _run_table(scratch)
+    if r == 0:
+        for t in range(TMAX + 1):
+            scratch[_r_at(0, 0, t)] = 0  # all the bound asks of the runs: none wanted
+    else:
+        for s in range(4):
+            scratch[W_PERM + s] = s
+        _run_table(scratch)
     if g > 0:
         _groups(g, RANKS13, W_H, W_A, scratch[W_G0:W_G0 + GMAX], scratch)
         for m in range(g):
@@ -700,8 +704,8 @@ def _root(g, r, w, jokers, aj, scratch):
 
 @njit(cache=True)
 def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
-    """Keep the hand's per-rank totals and cheapest runs for :func:`root_plus` (one card
-    added changes one rank and one suit of them)."""
+    """Keep the hand's per-rank totals and cheapest runs for :func:`root_moved` (one card
+    added or taken out changes one rank and one suit of them)."""
     maxj = jokers + avail[JOKER]
     for k in range(1, 14):
         h = 0
@@ -721,12 +725,13 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
 
 
 @njit(cache=True)
-def root_plus(counts, jokers, g, r, v6, avail, scratch, x):
-    """The root bound :func:`needed_upto` starts from, for the hand plus one ``x`` (a code;
-    52 = joker; one copy of it must be addable), after :func:`prepare_plus` on the hand and
-    with ``counts``, ``avail`` as then. A lower bound of the count; the count itself when the
-    contract is all groups, or all runs but V6's complete suit. ``counts``, ``avail`` are
-    restored on return."""
+def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
+    """The root bound :func:`needed_upto` starts from, for the hand with one ``x`` (a code;
+    52 = joker) added (``d = 1``; a copy must be addable) or taken out (``d = -1``; one must be
+    held), after :func:`prepare_plus` on the hand and with ``counts``, ``avail`` as then.
+
+    A lower bound of the count; the count itself when the contract is all groups, or all runs
+    but V6's complete suit. ``counts``, ``avail`` are restored on return."""
     complete = v6 and r == 3
     w = 3 if complete else 1
     for k in range(1, 14):
@@ -735,19 +740,19 @@ def root_plus(counts, jokers, g, r, v6, avail, scratch, x):
     for i in range(12):
         scratch[W_NS + i] = scratch[W_SAVE + 28 + i]
     if x == JOKER:
-        # a joker held instead of addable: the runs' joker allowance (held + addable) is
-        # unchanged, so only the bound's sharing of jokers moves
-        return _root(g, r, w, jokers + 1, avail[JOKER] - 1, scratch)
+        # a joker moves between the hand and the pack: the runs' joker allowance (held +
+        # addable) is unchanged, so only the bound's sharing of jokers moves
+        return _root(g, r, w, jokers + d, avail[JOKER] - d, scratch)
     s = x // 13
     k = x % 13 + 1
-    scratch[W_H + k] += 1
-    scratch[W_A + k] -= 1
+    scratch[W_H + k] += d
+    scratch[W_A + k] -= d
     if r > 0:
-        counts[s, k] += 1
-        avail[x] -= 1
+        counts[s, k] += d
+        avail[x] -= d
         _cheapest_runs_of(counts, avail, jokers + avail[JOKER], scratch, s)
-        counts[s, k] -= 1
-        avail[x] += 1
+        counts[s, k] -= d
+        avail[x] += d
     return _root(g, r, w, jokers, avail[JOKER], scratch)
 
 

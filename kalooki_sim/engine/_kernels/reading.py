@@ -283,6 +283,46 @@ def _needed_upto(seat, hand, rules, pol, pw, cap):
 
 
 @njit(cache=True)
+def _one_kind(rules):
+    """The contract is all groups or all runs (not V6's complete suit): its count is the
+    search's root bound, cheap to move by one card (:func:`.needed.root_moved`)."""
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    return r == 0 or (g == 0 and not (rules[R_V6] == 1 and r == 3))
+
+
+@njit(cache=True)
+def _keepers(seat, hand, rules, pol, pw, cand, m, now):
+    """Mark (``+ 1 << 40``) the candidates of ``cand[:m]`` whose loss keeps ``seat``'s count
+    at ``now``; returns how many."""
+    hrow = hand[seat]
+    keeps = 0
+    if _one_kind(rules):
+        av = hand[_seen_row(hand) + 1]
+        _avail(seat, hand, rules, av)
+        cnt = pw[0]
+        j = _fill_counts(hrow, cnt)
+        g = rules[R_GROUPS]
+        r = rules[R_RUNS]
+        v6 = rules[R_V6] == 1
+        NK.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+        for i in range(m):
+            if NK.root_moved(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
+                keeps += 1
+                cand[i] += 1 << 40
+        return keeps
+    for i in range(m):
+        c = cand[i] % 64
+        hrow[c] -= 1
+        nd = _needed_upto(seat, hand, rules, pol, pw, now)
+        hrow[c] += 1
+        if nd <= now:
+            keeps += 1
+            cand[i] += 1 << 40
+    return keeps
+
+
+@njit(cache=True)
 def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     """The codes of bit mask ``cands`` with live copies (``live``) that cut ``seat``'s exact
     count below ``nd``, and their live copies: ``(mask, copies)``. Stops early, with too few
@@ -299,7 +339,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
-    exact = r == 0 or (g == 0 and not (v6 and r == 3))
+    exact = _one_kind(rules)
     if exact:
         NK.prepare_plus(cnt, j, g, r, v6, av, pw[2])
     left = 0
@@ -315,7 +355,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
             break
         left -= live[x]
         if exact:
-            if NK.root_plus(cnt, j, g, r, v6, av, pw[2], x) > nd - 1:
+            if NK.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1) > nd - 1:
                 continue
         else:
             av[x] -= 1
