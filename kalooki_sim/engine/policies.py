@@ -276,21 +276,22 @@ def preset(name: str) -> Policy:
     * ``expert``: counts the cards still needed exactly (``exact``; cards on the table, and in
       the pile once its reshuffle is spent, cannot come); takes what brings the contract closer
       and calls only when the contract would then need at most 5 more cards
-      (``call_max_need=5``); before opening discards the card whose loss costs least, then the
-      highest penalty, then the one with the fewest live partners, then not a rank the next
-      player has picked up (``defend``). Issue 17 ("Then, strength"): one expert against three
-      greedy players on the same deals (``kalooki_sim.analysis.strength_table``) lost points in
-      the pure contracts (hands 1, 4, 5, 9); one rule at a time, the culprits were the discard's
-      tie-break (live partners before the penalty kept costly cards in hand: putting the penalty
-      first gains 4-16 points a hand in every contract) and, mostly in hand 9,
-      ``call_max_need=3`` (5 gains 13 more there, 2-4 in hands 5 and 8; hand 9 then voids in 29%
-      of deals instead of 26%, greedy tables 34%). Against three greedy players
-      (``analysis.strength_table``, 4,000 deals, seed 11) hand 1 is now won by 1.0 [0.3, 1.7]
-      points, hands 4, 5 and 9 are even (within 1.5 points of 0 either way) and the mixed
-      contracts won by 21-52 points; game win share 44.8% (was 32.5%). The restrictive call
-      fields (``call_danger``, ``call_max_opened``, ``call_max_hand``, ``call_max_card``),
-      ``hold``, ``defend`` and shedding costly cards at a cost in cards needed measured worse or
-      no better.
+      (``call_max_need=5``); before opening discards the card whose loss costs least, then,
+      in the all-group and all-run contracts (hands 1, 4, 5, 9), the one that leaves the most
+      live outs (``outs=1000, outs_mixed=False``), then the highest penalty, then the one with
+      the fewest live partners, then not a rank the next player has picked up (``defend``).
+      Issue 17 ("Then, strength"): one expert against three greedy players on the same deals
+      (``kalooki_sim.analysis.strength_table``) lost points in the pure contracts (hands 1, 4,
+      5, 9); one rule at a time, the culprits were the discard's tie-break (live partners
+      before the penalty kept costly cards in hand: putting the penalty first gains 4-16
+      points a hand in every contract), ``call_max_need=3`` (5 gains 13 more in hand 9), and
+      no eye for the outs (counting them turned hands 4, 5 and 9 from level into wins of 8-18
+      points). Against three greedy players (``analysis.strength_table``, 4,000 deals, seed
+      11) it now wins every contract, by 4.9 points a hand (hand 1) to 52 (hand 7), every 95%
+      interval below zero; game win share 50.8% (was 32.5%). The restrictive call fields
+      (``call_danger``, ``call_max_opened``, ``call_max_hand``, ``call_max_card``), ``hold``,
+      ``defend`` and shedding costly cards at a cost in cards needed measured worse or no
+      better.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
     * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9) of a card
