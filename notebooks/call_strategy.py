@@ -280,7 +280,9 @@ headlines.append(text)
 # ## Who plays better? A duplicate tournament with the expert
 #
 # The `expert` preset counts the cards it still needs exactly (dead cards in the pile and on
-# the table cannot come) and discards to keep its live outs. Each table is played once per
+# the table cannot come) and, in the all-group and all-run contracts, discards to keep the
+# most live outs (the copies still to come of the cards that would bring it closer). Each
+# table is played once per
 # rotation of the seats on the same cards; intervals are 95% with the deal sequence as the
 # unit.
 
