@@ -280,21 +280,10 @@ show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
       "p_holm": "Holm-adjusted p (better than expert)"}, digits=3)
 
 # %%
-better = tuned[tuned["p_holm"] < 0.05]
-adopted = tuned[tuned["adopted"]]
 game_lines = [h for h in tuned.attrs["header"] if h.startswith("nine-hand games")]
-text = (
-    f"The search changed expert's call rule in {len(adopted)} of 9 contracts (confirmed gain "
-    f"below zero at 95%: hands {', '.join(map(str, adopted['hand']))}); after a Holm "
-    f"adjustment for the nine contracts, {len(better)} remain "
-    f"({', '.join(f'hand {h}' for h in better['hand']) or 'none'}). "
-    + (f"Every adopted winner calls *more* freely than expert (calls while needing up to "
-       f"{', '.join(map(str, adopted['call_max_need']))} cards, against expert's "
-       f"{ks.preset('expert').call_max_need}). "
-       if len(adopted) and (adopted["call_max_need"] > ks.preset("expert").call_max_need).all()
-       else "")
-    + " ".join(f"In {line[0].lower()}{line[1:]}." for line in game_lines))
+text = A.tuned_sentence(tuned, ks.preset("expert").call_max_need)
 headlines.append(text.split(" Every adopted")[0])
+text += "".join(f" In {line[0].lower()}{line[1:]}." for line in game_lines)
 display(Markdown(text))
 
 # %% [markdown]

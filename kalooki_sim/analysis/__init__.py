@@ -104,6 +104,7 @@ from ._words import (
     selection_note,
     some_seat_sentence,
     spread_sentence,
+    tuned_sentence,
     variant_sentence,
 )
 
@@ -112,7 +113,7 @@ __all__ = [
     "call_rule", "dealer_sentence", "need_level", "search_gap_sentence", "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
     "call_void_sentence", "contract_table", "open_speed_sentence", "selection_note",
-    "some_seat_sentence", "spread_sentence", "variant_sentence",
+    "some_seat_sentence", "spread_sentence", "tuned_sentence", "variant_sentence",
     "CALL_POLICIES", "EXPOSURE_LEVELS", "EXPOSURE_QUANTILES", "MEASURES", "THIN_DEALS",
     "THIN_DECISIONS", "Z95", "bootstrap_means", "call_games", "call_value", "cluster_mean_ci",
     "cluster_wilson", "compare_calls", "compare_rules", "confidence_sequence",

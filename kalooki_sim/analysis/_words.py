@@ -601,3 +601,49 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
         s += (". In no contract does this searcher show the expert's rule, the table the call "
               "chart assumes, leaving points on the table; a stronger searcher might.")
     return s
+
+
+def tuned_sentence(tuned: pd.DataFrame, expert_max_need: int) -> str:
+    """What the tuned call table (:func:`kalooki_sim.players.tuning.tuned_table`) changed in
+    the expert's call rule (R9).
+
+    ``tuned`` has one row per contract with ``hand``, ``adopted`` (the winner's confirmed gain
+    lies below zero at 95%), ``p_holm`` (Holm over the contracts; NaN where the winner is the
+    expert itself) and ``call_max_need``; ``expert_max_need`` is the expert's own.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"hand": [1, 5, 9], "adopted": [False, True, True],
+    ...                   "p_holm": [float("nan"), 0.2, 0.01], "call_max_need": [5, 99, 7]})
+    >>> s = tuned_sentence(t, 5)
+    >>> s.startswith("The search changed the expert's call rule in 2 of 3 contracts (hands 5 "
+    ...              "and 9: the tuned rule pays fewer points on fresh deals")
+    True
+    >>> "after a Holm adjustment over the contracts, 1 remains (hand 9)." in s
+    True
+    >>> "while needing up to 99 and 7 cards, against its 5" in s
+    True
+    >>> tuned_sentence(t.assign(adopted=False, p_holm=float("nan")), 5).startswith(
+    ...     "The search confirmed no change to the expert's call rule: in none of the 3 ")
+    True
+    >>> "more* freely" in tuned_sentence(t.assign(call_max_need=[5, 3, 7]), 5)
+    False
+    """
+    check_columns("tuned", tuned, ["hand", "adopted", "p_holm", "call_max_need"])
+    n = len(tuned)
+    adopted = tuned[tuned["adopted"].astype(bool)]
+    if adopted.empty:
+        return (f"The search confirmed no change to the expert's call rule: in none of the {n} "
+                "contracts did a tuned rule pay fewer points on fresh deals (95%), so "
+                "`tuned_policy` is the expert everywhere.")
+    better = tuned[tuned["p_holm"] < 0.05]
+    k = len(better)
+    text = (f"The search changed the expert's call rule in {len(adopted)} of {n} contracts "
+            f"({_hands(adopted['hand'])}: the tuned rule pays fewer points on fresh deals, 95% "
+            f"interval below zero); after a Holm adjustment over the contracts, {k} "
+            f"remain{'s' * (k == 1)} ({_hands(better['hand']) if k else 'none'}).")
+    needs = adopted["call_max_need"].astype(int)
+    if (needs > expert_max_need).all():
+        text += (" Every adopted winner calls *more* freely than the expert (while needing up "
+                 f"to {join_words(needs.tolist())} cards, against its {expert_max_need}).")
+    return text
