@@ -297,13 +297,14 @@ def test_needed_kernel_unchanged_on_random_hands_many():
 def test_bench_rebuilds_the_hands_the_expert_meets_in_play():
     """``bench.needed_hands_in_play`` rebuilds hands from trace logs (R1, R6, R9): every one
     holds the cards dealt or more (a draw, a take, calls with their penalty cards), never more
-    copies than the pack has, also across R13's replays of a void deal (hand 9 voids often)."""
+    copies than the pack has, also across R13's replays of a void deal (hand 9: about 4% of
+    expert deals since the outs discard; game 20 of seed 0 is the first)."""
     from kalooki_sim import bench
 
     hands = bench.needed_hands_in_play(1, games=4)
     sizes = {len(h) for h in hands}
     assert hands and min(sizes) == 9 and max(sizes) <= 9 + 2 * 3 + 1
-    voided = [g for g in range(12) if any(r["event"] == "void" for r in
+    voided = [g for g in range(24) if any(r["event"] == "void" for r in
                                           ks.trace(0, game=g, hand=9, policies="expert").records)]
     assert voided, "no void deal in these games: the replay case is not exercised"
     hands += bench.needed_hands_in_play(9, games=max(voided) + 1)

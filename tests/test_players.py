@@ -14,12 +14,14 @@ def test_expert_preset_counts_exactly_and_defends():
 
 
 def test_expert_tables_are_refereed_every_contract():
+    """Every contract, 3 to 8 players (hand 1: 4, ..., hand 5: 8, hand 6: 3, ...; 7 and 8
+    players with V1's pack for the table)."""
     for hand in range(1, 10):
-        players = 3 + hand % 4
-        df = ks.play_hands(3, hand=hand, players=players, policies="expert", seed=hand,
-                           voids=True)
+        players = 3 + hand % 6
+        rules = ks.Rules(players=players, pack="by-table" if players > 6 else "card")
+        df = ks.play_hands(3, hand=hand, policies="expert", seed=hand, rules=rules, voids=True)
         for game in range(3):
-            t = ks.trace(hand, game=game, hand=hand, players=players, policies="expert")
+            t = ks.trace(hand, game=game, hand=hand, policies="expert", rules=rules)
             assert check(t.records, t.rules, df[df["game"] == game]) >= 1
 
 

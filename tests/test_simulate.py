@@ -210,7 +210,8 @@ def _env():
 # the command, held (asleep in the main thread) once its manifest lists a finished chunk, so
 # the signal always lands mid-run: unheld, a loaded machine could let the run finish first
 _HELD = """
-import json, sys, time
+import json, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job starts it ignored
 from kalooki_sim.studies import study
 from kalooki_sim.cli import main
 write = study._write_atomic
@@ -240,7 +241,12 @@ def _kill_after_first_chunk(out, sig):
         assert time.monotonic() - t0 < 300, "no chunk within 5 minutes"
         time.sleep(0.01)
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
+    try:
+        _, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
     return proc.returncode, err
 
 

@@ -135,17 +135,14 @@ class Spec:
 
 
 #: Policy fields of the search player (issue 19), kept out of a non-searching policy's manifest
-#: entry so runs written before they existed still resume
+#: entry so runs written before they existed still resume; so is ``outs_mixed`` at its default
 _SEARCH_FIELDS = ("search", "rollouts", "margin", "model", "screen", "objective")
 
 
 def _policy_args(p) -> dict:
     d = dataclasses.asdict(p)
-    if not p.search:
-        for k in _SEARCH_FIELDS:
-            d.pop(k)
-    if p.outs_mixed:  # its default: runs written before the field existed still resume
-        d.pop("outs_mixed")
+    for k in (() if p.search else _SEARCH_FIELDS) + (("outs_mixed",) if p.outs_mixed else ()):
+        d.pop(k)
     return d
 
 
