@@ -137,11 +137,8 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     the candidates with the most to gain first. The same card as asking every candidate about
     every code."""
     hrow = hand[seat]
-    outs_h, _ = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0, -1e300)
-    all_live = 0
-    for x in range(JOKER + 1):
-        if (outs_h >> x) & 1:
-            all_live += live[x]
+    outs_h, all_live = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0,
+                                  -1e300)
     best = -1
     best_i = m
     best_score = -1e300

@@ -609,19 +609,7 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
     w = 3 if complete else 1
     aj = avail[JOKER]
     maxj = jokers + aj
-    for k in range(1, 14):
-        h = 0
-        a = 0
-        for s in range(4):
-            h += counts[s, k]
-            a += avail[s * 13 + k - 1]
-        scratch[W_H + k] = h
-        scratch[W_A + k] = a
-    if r > 0:
-        _cheapest_runs(counts, avail, maxj, scratch)
-    else:
-        for i in range(12):
-            scratch[W_NS + i] = NO_WAY
+    _hand_tables(counts, jokers, r, avail, scratch)
     root = _root(g, r, w, jokers, aj, scratch)
     if root >= NO_WAY:
         return NO_WAY
@@ -683,6 +671,25 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
 
 
 @njit(cache=True)
+def _hand_tables(counts, jokers, r, avail, scratch):
+    """Per rank the naturals held (``H``) and addable (``A``), and per suit the cheapest runs
+    (``NS``; none wanted when ``r == 0``): what the root bound is built from."""
+    for k in range(1, 14):
+        h = 0
+        a = 0
+        for s in range(4):
+            h += counts[s, k]
+            a += avail[s * 13 + k - 1]
+        scratch[W_H + k] = h
+        scratch[W_A + k] = a
+    if r > 0:
+        _cheapest_runs(counts, avail, jokers + avail[JOKER], scratch)
+    else:
+        for i in range(12):
+            scratch[W_NS + i] = NO_WAY
+
+
+@njit(cache=True)
 def _root(g, r, w, jokers, aj, scratch):
     """The root bound of :func:`needed_upto` from ``H``, ``A`` and ``NS`` in ``scratch``;
     leaves the run table, the group costs ``G0`` and ``G1`` for the search."""
@@ -706,20 +713,10 @@ def _root(g, r, w, jokers, aj, scratch):
 def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     """Keep the hand's per-rank totals and cheapest runs for :func:`root_moved` (one card
     added or taken out changes one rank and one suit of them)."""
-    maxj = jokers + avail[JOKER]
+    _hand_tables(counts, jokers, r, avail, scratch)
     for k in range(1, 14):
-        h = 0
-        a = 0
-        for s in range(4):
-            h += counts[s, k]
-            a += avail[s * 13 + k - 1]
-        scratch[W_SAVE + k] = h
-        scratch[W_SAVE + 14 + k] = a
-    if r > 0:
-        _cheapest_runs(counts, avail, maxj, scratch)
-    else:
-        for i in range(12):
-            scratch[W_NS + i] = NO_WAY
+        scratch[W_SAVE + k] = scratch[W_H + k]
+        scratch[W_SAVE + 14 + k] = scratch[W_A + k]
     for i in range(12):
         scratch[W_SAVE + 28 + i] = scratch[W_NS + i]
 
@@ -783,17 +780,24 @@ def outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, out, cut_only=Fa
     cap = before - 1 if cut_only else NO_WAY
     for c in range(53):
         out[c] = -1
-        if avail[c] <= 0:
-            continue
-        avail[c] -= 1
-        if c == JOKER:
-            out[c] = needed_upto(counts, jokers + 1, g, r, v6, avail, opts, scratch, cap)
-        else:
-            counts[c // 13, c % 13 + 1] += 1
-            out[c] = needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap)
-            counts[c // 13, c % 13 + 1] -= 1
-        avail[c] += 1
+        if avail[c] > 0:
+            out[c] = needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, c, cap)
     return before
+
+
+@njit(cache=True)
+def needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, x, cap):
+    """:func:`needed_upto` of the hand plus one addable ``x`` (a code; 52 = joker), taken
+    from the pack. ``counts``, ``avail`` are restored on return."""
+    avail[x] -= 1
+    if x == JOKER:
+        n = needed_upto(counts, jokers + 1, g, r, v6, avail, opts, scratch, cap)
+    else:
+        counts[x // 13, x % 13 + 1] += 1
+        n = needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap)
+        counts[x // 13, x % 13 + 1] -= 1
+    avail[x] += 1
+    return n
 
 
 def new_workspace():

@@ -269,9 +269,7 @@ def _needed_upto(seat, hand, rules, pol, pw, cap):
     that only compares the count with a threshold asks no more than that (see
     :func:`.needed.needed_upto`)."""
     if pol[seat, P_EXACT] > 0:
-        av = hand[_seen_row(hand) + 1]
-        _avail(seat, hand, rules, av)
-        j = _fill_counts(hand[seat], pw[0])
+        av, j = _load_counts(seat, hand, rules, pw)
         n = NK.needed_upto(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
                            pw[1], pw[2], min(cap, NK.NO_WAY))
         if n < NK.NO_WAY:
@@ -280,6 +278,15 @@ def _needed_upto(seat, hand, rules, pol, pw, cap):
         # the bound, so the player keeps trying rather than freezing
         return NO_WAY_RANK + need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
     return need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
+
+
+@njit(cache=True)
+def _load_counts(seat, hand, rules, pw):
+    """The kernel's view of ``seat``'s hand: the copies it may still get (a scratch row of
+    ``hand``) and its counts in ``pw[0]``; returns ``(avail, jokers)``."""
+    av = hand[_seen_row(hand) + 1]
+    _avail(seat, hand, rules, av)
+    return av, _fill_counts(hand[seat], pw[0])
 
 
 @njit(cache=True)
@@ -298,10 +305,8 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
     hrow = hand[seat]
     keeps = 0
     if _one_kind(rules):
-        av = hand[_seen_row(hand) + 1]
-        _avail(seat, hand, rules, av)
+        av, j = _load_counts(seat, hand, rules, pw)
         cnt = pw[0]
-        j = _fill_counts(hrow, cnt)
         g = rules[R_GROUPS]
         r = rules[R_RUNS]
         v6 = rules[R_V6] == 1
@@ -332,10 +337,8 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     count of the hand plus one card is, in all-group and all-run contracts, the search's root
     bound, rebuilt from the hand's (one rank and one suit change). Elsewhere most cards pass
     that bound, and each is searched."""
-    av = hand[_seen_row(hand) + 1]
-    _avail(seat, hand, rules, av)
+    av, j = _load_counts(seat, hand, rules, pw)
     cnt = pw[0]
-    j = _fill_counts(hand[seat], cnt)
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
@@ -355,19 +358,11 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
             break
         left -= live[x]
         if exact:
-            if NK.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1) > nd - 1:
-                continue
+            n2 = NK.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1)
         else:
-            av[x] -= 1
-            if x == JOKER:
-                n2 = NK.needed_upto(cnt, j + 1, g, r, v6, av, pw[1], pw[2], nd - 1)
-            else:
-                cnt[x // 13, x % 13 + 1] += 1
-                n2 = NK.needed_upto(cnt, j, g, r, v6, av, pw[1], pw[2], nd - 1)
-                cnt[x // 13, x % 13 + 1] -= 1
-            av[x] += 1
-            if n2 > nd - 1:
-                continue
+            n2 = NK.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1)
+        if n2 > nd - 1:
+            continue
         mask |= 1 << x
         total += live[x]
     return mask, total
