@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
 KERNELS := $(wildcard kalooki_sim/*/_kernels/*.py)
 
-.PHONY: test test-slow coverage lint bench report lab clean venv compile
+.PHONY: test test-slow coverage lint bench bench-suite report lab clean venv compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +40,15 @@ coverage: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check kalooki_sim tests notebooks
 
+# Speed is a ratio from one run: this tree and BENCH_AGAINST (built once in .bench/ with its own
+# virtualenv and Numba cache) in alternating processes; the figures go to reports/performance.csv.
+# `make bench-suite` prints the finer per-kernel benchmarks of this tree alone.
+BENCH_AGAINST ?= 01f82fe
 bench: $(COMPILED)
-	$(PY) -m kalooki_sim.bench
+	$(PY) -m kalooki_sim.bench --against $(BENCH_AGAINST)
+
+bench-suite: $(COMPILED)
+	$(PY) -m kalooki_sim.bench --suite
 
 # Executes notebooks/*.py at the default sizes and writes reports/ (index.html, pages, PNG, CSV).
 # It compiles only the kernels the notebooks use (not the searching player's): from the cache

@@ -1,6 +1,10 @@
-"""``make bench``: timings of the compiled kernels on this machine.
+"""``make bench``: the speed of this tree, side by side with another commit's.
 
-Run as ``python -m kalooki_sim.bench``. Prints a table; numbers in the README come from it.
+``python -m kalooki_sim.bench --against REF`` times the figures of :mod:`.figures` on this
+tree and on REF in alternating processes (:mod:`.against`) and appends this tree's figures and
+the ratios to the committed record (:mod:`.record`). ``--suite`` prints the older, finer
+benchmarks of this module (the solver and cards-needed kernels, threads, memory, estimators),
+which time this tree alone.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ import numba
 import numpy as np
 from numba import njit
 
-from .game._kernels import solver as _sk
-from .game.cards import JOKER, hand_counts
+from ..game._kernels import solver as _sk
+from ..game.cards import JOKER, hand_counts
 
 PACK = np.array([c for c in range(52) for _ in range(2)] + [JOKER] * 4, dtype=np.int64)
 
@@ -63,7 +67,7 @@ def bench_engine(n_games: int = 3000, seed: int = 0,
 
     Times the engine itself (no DataFrame), best of two runs, on 1 and 2 threads.
     """
-    from .engine.play import _run, _setup
+    from ..engine.play import _run, _setup
 
     rules, _, pol, seed, _ = _setup(4, policy, seed, None, None)
     games = np.arange(n_games)
@@ -173,7 +177,7 @@ def main_needed() -> None:
         print(f"{n:>5} {f'{g}g+{r}r':>9} {med:>10.2f} {mean:>9.2f}")
 
 
-from .engine._kernels import needed as _nk  # noqa: E402  (appended section)
+from ..engine._kernels import needed as _nk  # noqa: E402  (appended section)
 
 #: events that bring a card into an unopened seat's hand (R6, R9; V9 turned cards are takes)
 _GAINS = ("deal", "take", "call", "penalty", "draw")
@@ -188,8 +192,8 @@ def needed_hands_in_play(hand: int, games: int = 60, seed: int = 0, policies="ex
     """
     from collections import Counter
 
-    from .engine.trace import trace
-    from .game.cards import to_codes
+    from ..engine.trace import trace
+    from ..game.cards import to_codes
 
     out = []
     for game in range(games):
@@ -224,7 +228,7 @@ def bench_needed_in_play(games: int = 60, reps: int = 20, cap: int = 1500, seed:
     groups, runs, hands, median, p99)``. Each hand is timed alone, ``reps`` calls in a compiled
     loop, the best of three; the supply is the pack less the hand (the dead cards are not
     removed)."""
-    from .game.rules import Rules
+    from ..game.rules import Rules
 
     rules = Rules()
     opts, scratch = _nk.new_workspace()
@@ -260,7 +264,7 @@ def bench_cards_needed_python(games: int = 30, cap: int = 300, seed: int = 0):
     """Median and p99 µs per :func:`kalooki_sim.cards_needed` call from Python (validation,
     the position, the kernel) on the hands the expert meets in play, given as int64 code
     arrays: rows ``(hand, hands, median, p99)``; each call timed alone, the best of five."""
-    from .players.needed import cards_needed
+    from ..players.needed import cards_needed
 
     rng = np.random.default_rng(seed)
     rows = []
@@ -296,15 +300,13 @@ def main_needed_in_play() -> None:
 
 # -- call value per decision and the advisor (issue 9) ------------------------------------------
 
-#: the advisor's benchmark situation: hand 6, a call two seats after the discarder
-ADVISOR_CASE = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♥", contract=6,
-                    discarder=2, stock_left=45)
+from .figures import ADVISOR_CASE  # noqa: E402  (one definition, read by both trees)
 
 
 def bench_advisor(rollouts: int = 2000, repeats: int = 3) -> list[tuple[str, float]]:
     """Seconds for ``advise(**ADVISOR_CASE, rollouts=rollouts)`` with a warm cache, per policy
     (the best of ``repeats`` runs, all cores)."""
-    from .studies.advisor import advise
+    from ..studies.advisor import advise
 
     rows = []
     for policy in ("greedy", "expert"):
@@ -318,7 +320,7 @@ def bench_advisor(rollouts: int = 2000, repeats: int = 3) -> list[tuple[str, flo
 def bench_decisions(deals: int = 100) -> list[tuple[str, int, float, int]]:
     """Deals per second of ``call_decisions`` (expert, 4 players) in hands 1, 5 and 9:
     rows (policy, hand, deals/s, decisions per deal)."""
-    from .studies.decisions import call_decisions
+    from ..studies.decisions import call_decisions
 
     rows = []
     for hand in (1, 5, 9):
@@ -337,7 +339,7 @@ KNOWN = {1: "Q♠ Q♥"}
 def bench_advisor_known(rollouts: int = 2000, repeats: int = 3) -> tuple[float, float]:
     """Seconds (best of ``repeats``) of ``advise(**ADVISOR_CASE)`` with expert players, without
     and with ``known=KNOWN`` (the goal: within 10% of each other)."""
-    from .studies.advisor import advise
+    from ..studies.advisor import advise
 
     advise(**ADVISOR_CASE, rollouts=20, known=KNOWN)  # compile / load
     plain = min(_timed(lambda: advise(**ADVISOR_CASE, rollouts=rollouts, seed=1))
@@ -351,8 +353,8 @@ def bench_review(rollouts: int = 500, seed: int = 1, game: int = 0, seat: int = 
     """Seconds of ``review`` of one traced hand-9 hand, one seat, ``rollouts`` per decision, on
     all threads (warm cache); returns ``(seconds, decisions)``. The goal: 30 s at 500 on 2
     cores. The hand is the README's ``kalooki review --seed 1 --game 0 --hand 9 --seat 0``."""
-    from .engine.trace import trace
-    from .studies.review import review
+    from ..engine.trace import trace
+    from ..studies.review import review
 
     t = trace(seed=seed, game=game, hand=9, policies="expert")
     review(t, seat, rollouts=10)  # compile / load
@@ -392,7 +394,7 @@ def main_advisor() -> None:
 def bench_threads(games: int = 20_000, hand: int = 9, seed: int = 0) -> list[tuple[int, float]]:
     """Hands per second of a summary-only :func:`~kalooki_sim.simulate` run on 1 and 2 threads
     (greedy, 4 players, one hand per game; the Parquet and aggregate work included)."""
-    from .studies.study import simulate
+    from ..studies.study import simulate
 
     simulate(50, hand=hand, seed=seed, summary_only=True)  # compile / load cache
     rows = []
@@ -408,7 +410,7 @@ def bench_threads(games: int = 20_000, hand: int = 9, seed: int = 0) -> list[tup
 def bench_cluster(games: int = 20_000, hand: int = 9, seed: int = 0) -> dict:
     """Seconds for the same summary-only run on 2 numba threads and on a dask LocalCluster of
     2 single-threaded workers (start-up, warming and the futures included)."""
-    from .studies.study import simulate
+    from ..studies.study import simulate
 
     simulate(50, hand=hand, seed=seed, summary_only=True)
     out = {}
@@ -477,7 +479,7 @@ def bench_estimators(repeats: int = 20, seed: int = 0) -> list[tuple[str, str, f
     """
     from scipy import stats
 
-    from .analysis import bootstrap_means, mean_ci, wilson
+    from ..analysis import bootstrap_means, mean_ci, wilson
 
     rng = np.random.default_rng(seed)
     n = rng.integers(500, 5000, 54)
@@ -531,6 +533,3 @@ def run_all() -> None:
     main_studies()
     main_estimators()
 
-
-if __name__ == "__main__":
-    run_all()

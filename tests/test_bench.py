@@ -1,0 +1,130 @@
+"""``python -m kalooki_sim.bench``: figures, the side-by-side harness and the record (issue 27).
+
+Speed itself is never asserted here (that is ``make bench``'s business); these tests check that
+the harness times what it says, on the side it says, and records it faithfully.
+"""
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from kalooki_sim.bench import against as A
+from kalooki_sim.bench import figures as F
+from kalooki_sim.bench import record as R
+from kalooki_sim.bench.__main__ import main as bench_main
+
+
+def test_best_takes_the_max_of_rates_and_the_min_of_times_and_skips_missing_answers():
+    assert A.best([3.0, None, 5.0, float("nan")], higher=True) == 5.0
+    assert A.best([3.0, None, 5.0], higher=False) == 3.0
+    assert A.best([None, None], higher=True) is None
+
+
+def test_speed_ratio_is_above_one_when_this_tree_is_faster_for_rates_and_times():
+    assert A.speed_ratio(200.0, 100.0, higher=True) == 2.0  # hands/s: twice the rate
+    assert A.speed_ratio(0.5, 1.0, higher=False) == 2.0  # seconds: half the time
+    assert A.speed_ratio(None, 1.0, higher=False) is None  # the other tree had no answer
+
+
+def test_compare_refuses_unknown_figures_fewer_than_three_rounds_and_unknown_commits():
+    with pytest.raises(ValueError, match="figure 'nope' is not known"):
+        A.compare(["nope"])
+    with pytest.raises(ValueError, match="rounds=2 is not allowed"):
+        A.compare(["greedy_mix_1t"], against="HEAD", rounds=2)
+    with pytest.raises(ValueError, match="git knows no such commit"):
+        A.resolve("no-such-ref-xyz")
+
+
+def test_the_command_line_names_a_bad_commit_without_a_traceback(capsys):
+    with pytest.raises(SystemExit) as e:
+        bench_main(["--against", "no-such-ref-xyz", "--figures", "greedy_mix_1t",
+                    "--no-record"])
+    assert e.value.code == 2
+    assert "git knows no such commit" in capsys.readouterr().err
+
+
+def test_the_committed_hands_file_holds_hands_of_every_contract():
+    hands = F.load_hands(A.hands_file())
+    assert sorted(hands) == list(range(1, 10))
+    for hs in hands.values():
+        assert 1 <= len(hs) <= 300
+        for codes in hs[:20]:
+            assert codes.dtype.kind == "i" and 0 <= codes.min() and codes.max() <= 52
+
+
+def test_a_side_runs_the_figure_script_in_its_own_process_and_reads_its_answer():
+    """The current tree, tiny scale: each figure answers with a positive value, and an answer
+    the tree cannot give (a figure that raises) comes back as null with the reason."""
+    tree = A.this_tree()
+    res = A.run_side(tree, ["greedy_mix_1t", "cards_needed_py_us"], A.hands_file(),
+                     scale=0.01)
+    assert res["greedy_mix_1t"]["value"] > 0
+    assert "scored hands" in res["greedy_mix_1t"]["detail"]
+    assert res["cards_needed_py_us"]["value"] > 0
+    out = A.run_side(A.Tree(label="x", python="/bin/false"), ["advise_s"], "")
+    assert out["advise_s"]["value"] is None and "process failed" in out["advise_s"]["detail"]
+
+
+def _result():
+    return {"sides": ["abc1234", "01f82fe"], "rounds": 3, "figures": {
+        "greedy_mix_1t": {"unit": "hands/s", "higher": True,
+                          "values": {"abc1234": [90.0, 100.0, 95.0],
+                                     "01f82fe": [50.0, 40.0, 45.0]},
+                          "best": {"abc1234": 100.0, "01f82fe": 50.0}, "ratio": 2.0,
+                          "detail": {"abc1234": "900 scored hands in 9.00 s"}},
+        "expert_mix_1t": {"unit": "hands/s", "higher": True,
+                          "values": {"abc1234": [50.0] * 3, "01f82fe": [None] * 3},
+                          "best": {"abc1234": 50.0, "01f82fe": None}, "ratio": None,
+                          "detail": {}},
+        "advise_s": {"unit": "s", "higher": False,
+                     "values": {"abc1234": [0.8] * 3, "01f82fe": [None] * 3},
+                     "best": {"abc1234": 0.8, "01f82fe": None}, "ratio": None, "detail": {}},
+    }}
+
+
+def test_the_table_prints_each_side_the_ratio_and_expert_over_greedy():
+    text = A.table(_result())
+    row = next(line for line in text.splitlines() if line.startswith("greedy_mix_1t"))
+    assert row.split()[-3:] == ["100", "50.0", "2.00"]
+    assert "n/a" in next(line for line in text.splitlines() if line.startswith("advise_s"))
+    assert "expert ÷ greedy, 1 thread, abc1234: 0.500" in text
+    assert "3 rounds, alternating processes" in text
+
+
+def test_the_record_appends_a_row_per_figure_and_ratio_and_charts_it(tmp_path):
+    path = tmp_path / "performance.csv"
+    rows = R.rows(_result(), load=1.25, date="2026-12-02 16:00")
+    R.append(rows, path)
+    R.append(R.rows(_result(), load=0.5, date="2026-12-03 09:00"), path)
+    with open(path, encoding="utf-8") as f:
+        got = list(csv.DictReader(f))
+    assert tuple(got[0]) == R.COLUMNS
+    assert len(got) == 2 * 4  # three figures and one ratio, twice
+    g = [r for r in got if r["figure"] == "greedy_mix_1t ÷ 01f82fe"]
+    assert [r["value"] for r in g] == ["2", "2"] and g[0]["load"] == "1.25"
+    adv = next(r for r in got if r["figure"] == "advise_s")
+    assert adv["threads"] == "2" and float(adv["value"]) == 0.8
+    png = R.chart(path, tmp_path / "performance.png")
+    assert png.exists() and png.stat().st_size > 10_000
+    assert R.chart(tmp_path / "missing.csv", tmp_path / "x.png") is None
+
+
+def test_the_figure_script_answers_json_lines(capsys):
+    F.SCALE[0] = 1.0
+    F.main(["cards_needed_py_us", "--hands", A.hands_file(), "--scale", "0.01"])
+    rec = json.loads(capsys.readouterr().out.strip())
+    assert rec["figure"] == "cards_needed_py_us" and rec["unit"] == "µs"
+    assert rec["value"] > 0 and "medians 1:" in rec["detail"]
+    F.SCALE[0] = 1.0
+
+
+def test_every_figure_is_documented_and_the_slowest_scan_covers_every_cell():
+    for name, (unit, _higher, f) in F.FIGURES.items():
+        assert f.__doc__, name
+        assert unit in ("hands/s", "deals/s", "s", "ms", "µs")
+    cells = list(F.slowest_cases())
+    assert len(cells) == 9 * 6 * 2
+    assert {c[1] for c in cells} == set(range(3, 9)) and {c[2] for c in cells} == {True, False}
+    assert np.all(np.diff([c[0] for c in cells]) >= 0)
