@@ -53,7 +53,7 @@ JOKER = 52
 N_NADD, N_JOK, N_W, N_FPH, N_FPA, N_KH, N_KA, N_KEY = range(8)
 N_COLS = 8
 SKEYS = 7 * 3  # sort keys of window options: (added + jokers) * 3 + jokers
-#: options per suit: 11 windows x 8 masks, plus 2 x 610 complete-suit masks (V6)
+#: options per suit: 11 windows x 8 masks, or 2 x 610 complete-suit masks (V6)
 CAPACITY = 11 * 8 + 2 * 610 + 8
 TMAX = 8  # jokers the bound tracks for the runs still open (2 per 4-card window)
 GMAX = 14  # groups tracked (g <= 13)
@@ -79,6 +79,8 @@ SCRATCH = W_SAVE + 14 + 14 + 12
 WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
 WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
 RANKS13 = 0x3FFE  # rank bits 1..13
+#: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
+WINDOWS, COMPLETE = 0, 2
 
 
 @njit(cache=True, inline="always")
@@ -277,8 +279,10 @@ def _relevant(g, r, w, jokers, aj, limit, scratch):
 
 
 @njit(cache=True)
-def _list_suit(counts, avail, s, maxj, rel_h, rel_a, complete, opts_s, scratch):
+def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     """The useful run options of suit ``s`` into ``opts_s``, cheapest first; return the count.
+
+    ``mode``: :data:`WINDOWS` lists 4-card windows, :data:`COMPLETE` only V6's complete suits.
 
     An option touching no relevant rank (``rel_h`` held, ``rel_a`` addable ranks the groups may
     miss) is kept only if no such option has fewer or as many added naturals and jokers; an
@@ -286,6 +290,8 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, complete, opts_s, scratch):
     over a held natural is listed only when that rank is in ``rel_h``.
     """
     held, add = _suit_masks(counts, avail, s)
+    if mode == COMPLETE:
+        return _list_complete(held, add, maxj, rel_h, rel_a, opts_s)
     # the cheapest option touching no relevant rank, per joker count (NO_WAY: none)
     z0 = NO_WAY
     z1 = NO_WAY
@@ -390,35 +396,42 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, complete, opts_s, scratch):
         for c in range(N_COLS):
             opts_s[q, c] = scratch[o + c]
         kept += 1
-    if complete:
-        for lo in range(1, 3):
-            w = 0x1FFF << lo
-            for m in range(1 << 13):
-                if m & (m >> 1):
-                    continue
-                jm = m << lo
-                t = _popcount(m)
-                if t > maxj:
-                    continue
-                jh = jm & held
-                if jh and _ranks_of(jh) & ~rel_h:
-                    continue
-                nat = w & ~jm
-                miss = nat & ~held
-                if miss & ~add:
-                    continue
-                na = _popcount(miss)
-                fph = _ranks_of(nat & held)
-                fpa = _ranks_of(miss)
-                opts_s[kept, N_NADD] = na
-                opts_s[kept, N_JOK] = t
-                opts_s[kept, N_W] = 3
-                opts_s[kept, N_FPH] = fph
-                opts_s[kept, N_FPA] = fpa
-                opts_s[kept, N_KH] = fph & rel_h
-                opts_s[kept, N_KA] = fpa & rel_a
-                opts_s[kept, N_KEY] = (na + t) * 14 + t
-                kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _list_complete(held, add, maxj, rel_h, rel_a, opts_s):
+    """V6's complete suits of one suit (held / addable position masks) into ``opts_s``: every
+    joker mask with no two jokers adjacent, in either place of the ace; return the count."""
+    kept = 0
+    for lo in range(1, 3):
+        w = 0x1FFF << lo
+        for m in range(1 << 13):
+            if m & (m >> 1):
+                continue
+            jm = m << lo
+            t = _popcount(m)
+            if t > maxj:
+                continue
+            jh = jm & held
+            if jh and _ranks_of(jh) & ~rel_h:
+                continue
+            nat = w & ~jm
+            miss = nat & ~held
+            if miss & ~add:
+                continue
+            na = _popcount(miss)
+            fph = _ranks_of(nat & held)
+            fpa = _ranks_of(miss)
+            opts_s[kept, N_NADD] = na
+            opts_s[kept, N_JOK] = t
+            opts_s[kept, N_W] = 3
+            opts_s[kept, N_FPH] = fph
+            opts_s[kept, N_FPA] = fpa
+            opts_s[kept, N_KH] = fph & rel_h
+            opts_s[kept, N_KA] = fpa & rel_a
+            opts_s[kept, N_KEY] = (na + t) * 14 + t
+            kept += 1
     return kept
 
 
@@ -605,7 +618,41 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
         ``NO_WAY`` if no addable cards lay the contract and ``cap`` is ``NO_WAY``); otherwise
         a number above ``cap`` and at most the answer. Writes ``opts`` and ``scratch``.
     """
-    complete = v6 and r == 3
+    if not (v6 and r == 3):
+        return _upto(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap)
+    # V6: the least of three runs of windows and of one complete suit, each searched alone.
+    # A complete suit needs every position its suit lacks, so most hands never search it.
+    n0 = _upto(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap)
+    lbc = _complete_bound(counts, jokers)
+    if lbc > min(n0, cap):
+        return n0 if n0 <= cap else min(n0, lbc)
+    cap2 = min(cap, n0 - 1)
+    nc = _upto(counts, jokers, g, r, COMPLETE, avail, opts, scratch, cap2)
+    if nc <= cap2:
+        return nc
+    return n0 if n0 <= cap else min(n0, nc)
+
+
+@njit(cache=True)
+def _complete_bound(counts, jokers):
+    """A lower bound of the cards V6's complete suit needs: the fewest positions any suit
+    lacks, in either place of the ace, less the jokers held."""
+    best = 13
+    for s in range(4):
+        for lo in range(1, 3):
+            miss = 0
+            for p in range(lo, lo + 13):
+                if counts[s, 1 if p == 14 else p] == 0:
+                    miss += 1
+            best = min(best, miss)
+    return max(0, best - jokers)
+
+
+@njit(cache=True)
+def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap):
+    """:func:`needed_upto` with runs of one kind: 4-card windows (``mode`` :data:`WINDOWS`) or
+    V6's complete suit standing for the three (:data:`COMPLETE`, ``r == 3``)."""
+    complete = mode == COMPLETE
     w = 3 if complete else 1
     aj = avail[JOKER]
     maxj = jokers + aj
@@ -613,6 +660,8 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
     root = _root(g, r, w, jokers, aj, scratch)
     if root >= NO_WAY:
         return NO_WAY
+    if complete:
+        root = max(root, _complete_bound(counts, jokers))
     if r == 0 or (g == 0 and not complete):
         return root  # the bound is exact: no runs, or runs sharing only the jokers
     if root > cap:
@@ -643,7 +692,7 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
                 if a - r < 3 - max(0, h - r):
                     rel_a |= 1 << k
             for s in range(4):
-                nopt[s] = _list_suit(counts, avail, s, maxj, rel_h, rel_a, complete, opts[s],
+                nopt[s] = _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts[s],
                                      scratch)
             # suits touching relevant ranks first, fewest options first
             for s in range(4):
