@@ -5,6 +5,14 @@ branching of decisions (``branch``), counter-based random streams (``rng``) and 
 sampling (``sampling``). They allocate nothing per turn and never raise: the Python layer in
 :mod:`kalooki_sim.engine` validates and calls them. May import ``game`` (its solver and
 lay-off kernels) and nothing above.
+
+Every kernel that allocates nothing is compiled without Numba's runtime (``_nrt=False``): with
+it, each call between kernels counts references to every array it passes or slices
+(``NRT_incref`` / ``NRT_decref``, atomic), and once the engine was split into small kernels by
+phase those counts took a third of a greedy turn's time (sampled with gdb on 275862a; the
+split commits 19086c3, f9112a0, c995c5f and 525bfdf each cost 10-19%). Only the kernels that
+allocate (a table, a block's rows, a branch's stream state) keep the runtime; a kernel without
+it cannot call one that allocates, so such helpers take their state from the caller.
 """
 
 from __future__ import annotations

@@ -35,28 +35,42 @@ D_COLS = 15
 F_COLS = 8
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _copy1(dst, src):
+    """``dst[:] = src``, element by element (no runtime allocator in these kernels)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def _copy2(dst, src, n):
+    """``dst[:n, :] = src[:n, :]``, element by element."""
+    for i in range(n):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@njit(cache=True, _nrt=False)
 def copy_state(src, dst, log_on):
     """Copy the hand state of table ``src`` into table ``dst`` (workspaces are not state);
     ``dst`` logs if ``log_on``, continuing ``src``'s log when that was on too."""
-    dst[0][:, :] = src[0]
-    dst[1][:, :] = src[1]
-    dst[2][:] = src[2]
-    dst[3][:] = src[3]
-    dst[4][:] = src[4]
-    n = src[2][E.GS_N_MELDS]
-    dst[5][:n, :] = src[5][:n, :]
-    dst[13][:, :] = src[13]
+    _copy2(dst[0], src[0], src[0].shape[0])
+    _copy2(dst[1], src[1], src[1].shape[0])
+    _copy1(dst[2], src[2])
+    _copy1(dst[3], src[3])
+    _copy1(dst[4], src[4])
+    _copy2(dst[5], src[5], src[2][E.GS_N_MELDS])
+    _copy2(dst[13], src[13], src[13].shape[0])
     dst[2][E.GS_LOG_ON] = 1 if log_on else 0
     if log_on:
         if src[2][E.GS_LOG_ON] == 1:
             m = min(src[2][E.GS_LOG_N], src[6].shape[0], dst[6].shape[0])
-            dst[6][:m, :] = src[6][:m, :]
+            _copy2(dst[6], src[6], m)
         else:
             dst[2][E.GS_LOG_N] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seat_outcome(rules, t, seat):
     """``(penalty, went out, caught doubled, void)`` of ``seat`` at the end of the hand on
     table ``t`` (R12; nothing scores in a void hand, R13)."""
@@ -69,7 +83,7 @@ def seat_outcome(rules, t, seat):
     return pen, out, dbl * (1 - out), 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _counts_of(seat, t, rules, extra):
     """Count view of ``seat``'s hand (with ``extra`` added when >= 0) and availability."""
     hand = t[0]
@@ -88,7 +102,7 @@ def _counts_of(seat, t, rules, extra):
     return cnt, j, av
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def needed_and_outs(seat, t, rules, extra):
     """Exact cards needed for the contract by ``seat`` (with card ``extra`` added if >= 0) and
     its outs: copies still to come that cut that number (``NK.NO_WAY`` and 0 when no card that
@@ -106,7 +120,7 @@ def needed_and_outs(seat, t, rules, extra):
     return before, n_outs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reshuffle_unseen(seat, t, rst):
     """Deal again, at random, the cards ``seat`` has not seen: the stock and the opponents'
     cards the table does not know of; hand sizes, the stock size, the pile and the table stay."""
@@ -154,7 +168,7 @@ def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
     return seat_outcome(rules, br, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _offer_decisions(rules, snap, taken_by, called_by, seats, kinds, taken):
     """The take-or-call decisions of a turn that offered a discard, in the order R9 asks them:
     the next player's take (if not opened, R8), then each seat eligible to call until one
@@ -306,7 +320,7 @@ def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, sample, 
         n_rows[w] = row - caps[w]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, act, by_seat, t,
                 out):
     """Hand ``hand_no`` of ``game`` (attempt ``attempt``) played as usual up to table turn
@@ -331,7 +345,7 @@ def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, ac
 ROLL_COLS = 5  # per branch of a rollout: penalty, out, doubled, void, relative (rollout_block)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sample_situation(base, t, pool, n_pool, opp_sizes, pile_extra, rst):
     """Table ``t`` = ``base`` with the hidden cards dealt at random: ``opp_sizes[p]`` to each
     seat ``p``, ``pile_extra`` under the pile's top card, the rest to the stock."""
@@ -361,7 +375,7 @@ def _sample_situation(base, t, pool, n_pool, opp_sizes, pile_extra, rst):
     gs[E.GS_STOCK_N] = n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_pair(rules, pol, samp, br, me, force_mask, res_row):
     """Play the sampled table ``samp`` on twice, ``me`` acting then passing on the live offer
     (the other seats in ``force_mask`` pass), the rest of the stock dealt by seat
@@ -409,7 +423,7 @@ def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, m
             play_pair(rules, pol, samp, br, me, force_mask, res[j])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _table_mean(rules, t):
     """Mean penalty of every seat at the end of the hand on ``t`` (R12, doubles counted; 0 when
     void, R13): a game is decided by points against the table, not by own points alone."""

@@ -42,7 +42,7 @@ from .table import (
 # -- phases of a hand ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
     """Clear the table and key the streams (C3): deal, reshuffle, one per seat's policy."""
     for i in range(GS_COLS):
@@ -69,7 +69,7 @@ def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
         rstates[2 + p, 1] = uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
     """R1, R2, C1: shuffle the pack, deal one card at a time from the dealer's left, turn the
     upcard as the dealer's discard. Writes hand, ps (PS_MEETS), gs, stock, disc."""
@@ -106,10 +106,9 @@ def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
     _log(log, gs, EV_UPCARD, dealer, disc[0], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_dealer(seed, game, players):
-    """R2: the first dealer of a game, drawn from its own stream."""
-    st = np.empty(2, np.uint64)
-    st[0] = R.stream_key(seed, game, 0, 0, R.STREAM_DEALER)
-    st[1] = uint64(0)
-    return R.below(st, players)
+    """R2: the first dealer of a game, drawn from its own stream (its first draw, as
+    :func:`.rng.below` makes it, without a state array)."""
+    key = R.stream_key(seed, game, 0, 0, R.STREAM_DEALER)
+    return np.int64(R._splitmix(key ^ R._splitmix(uint64(0))) % uint64(players))

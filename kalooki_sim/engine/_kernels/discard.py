@@ -54,7 +54,7 @@ from .table import (
 ALL_CODES = (1 << (JOKER + 1)) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _expert_discard(seat, hand, ps, rules, pol, pw):
     """Before opening, with ``P_EXACT``: the card whose loss leaves the fewest cards needed
     (exact); among those, the highest penalty (what is caught if another player goes out,
@@ -126,7 +126,7 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     """Among the marked candidates (those that keep the count at ``now``), the highest
     penalty + ``w`` x live outs, ties by the candidates' order.
@@ -172,7 +172,7 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
     """:func:`_expert_discard` with ``P_OUTS``: among the candidates (``cand``, in tie-break
     order) that keep the count at ``now`` (or all of them if none does), the highest penalty +
@@ -218,7 +218,7 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
     """R6: a non-joker card, or -1 if the hand holds only jokers (C2).
 
@@ -290,7 +290,7 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw):
     """R6.3: discard a natural card, which goes live for R9; a hand of jokers only ends the turn
     with no discard and nothing on offer (C2). Writes hand, gs, disc."""

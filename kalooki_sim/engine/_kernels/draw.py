@@ -63,7 +63,7 @@ from .table import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seat_stock(gs, first, P):
     """Deal the rest of the stock by seat: from now on seat ``p``'s ``k``-th draw is the card
     ``k * P + (p - first) % P`` from the top, and a seat whose queue is spent takes the lowest
@@ -78,7 +78,7 @@ def seat_stock(gs, first, P):
         gs[GS_SEAT_DRAWS + p] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seat_draw(stock, gs, seat, P):
     """The card ``seat`` draws from a stock dealt by seat (:func:`seat_stock`)."""
     j = gs[GS_SEAT_DRAWS + seat] * P + (seat - gs[GS_SEAT_FIRST]) % P
@@ -93,7 +93,7 @@ def _seat_draw(stock, gs, seat, P):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_stock(stock, disc, gs, rstate, log, seen, seat, P):
     """Top card of the stock, reshuffling once when empty (R13); -1 means the hand is void.
 
@@ -122,7 +122,7 @@ def _draw_stock(stock, disc, gs, rstate, log, seen, seat, P):
     return stock[gs[GS_STOCK_N]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     """Take (or call) ``card``? Random: a coin. Else it must cut the cards still needed by the
     policy's gain; a call that does not complete the contract must also pass the policy's
@@ -151,7 +151,7 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
             and _hand_penalty(hand[seat]) <= pol[seat, P_CALL_MAX_HAND])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _completes(seat, card, hand, rules, pw):
     """Would ``card`` complete ``seat``'s contract (R7)? The exact count (:mod:`.needed`) is 0
     exactly then; the quick bound :func:`need` may be 0 for a hand that cannot open."""
@@ -165,7 +165,7 @@ def _completes(seat, card, hand, rules, pw):
     return n == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _decide(seat, wants, gs):
     """The seat's take-or-call answer: the policy's ``wants``, unless a branch forces it (the
     policy is still asked first, so its random stream advances the same way)."""
@@ -174,7 +174,7 @@ def _decide(seat, wants, gs):
     return wants
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
     """R9.2: offer the live discard ``D`` clockwise from the next player's left, never to its
     discarder; the first eligible seat that wants it calls it and takes a penalty card.
@@ -204,7 +204,7 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_to(seat, ev, hand, gs, stock, disc, log, rstates):
     """The top of the stock to ``seat`` (a draw, or a caller's penalty card, R9), logged as
     ``ev``; False if the stock is exhausted again (R13: the hand is void)."""
@@ -217,7 +217,7 @@ def _draw_to(seat, ev, hand, gs, stock, disc, log, rstates):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
     """R9 then R6.1: the live discard to the next player (take) or a caller, then the draw.
 
@@ -247,13 +247,13 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
 # -- V9 Tuluki: the two-player discard step ------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_call(seat, ps, rules):
     """R8, R9, V8: ``seat`` is offered a call at all (not opened, under the rules' limit)."""
     return ps[seat, PS_OPENED] == 0 and ps[seat, PS_CALLS] < rules[R_CALL_LIMIT]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wants_call(seat, card, hand, ps, gs, rules, pol, rstates, pw):
     """The policy's call answer (its own limit first, then :func:`_wants_card`)."""
     return ps[seat, PS_CALLS] < _call_limit(seat, rules, pol) and _wants_card(

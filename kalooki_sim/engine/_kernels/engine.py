@@ -156,7 +156,7 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
 from .tuluki import _tuluki_draw_phase
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, pw, tmp):
     """The turn of seat ``gs[GS_CUR]``: draw and calls (R6, R9), melds (R7), lay-offs (R10,
     R11), the discard (R6, C2). Returns True when the hand is over: someone went out (R12), the
@@ -200,7 +200,7 @@ def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, p
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def one_turn(rules, pol, t):
     """:func:`_turn` on table ``t``; True when the hand is over."""
     ws = (t[7], t[8], t[9], t[10])
@@ -209,13 +209,13 @@ def one_turn(rules, pol, t):
                  t[12])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_hand(rules, t, out, row0, game, hand_no, attempt, dealer):
     """:func:`_score` on table ``t``."""
     _score(rules, t[0], t[1], t[2], t[6], out, row0, game, hand_no, attempt, dealer)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_out(rules, pol, t):
     """Play the hand on table ``t`` (a :func:`new_table` tuple) from its current state to its
     end; the score is left to the caller."""
@@ -226,7 +226,7 @@ def play_out(rules, pol, t):
         pass
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_hand(seed, game, hand_no, attempt, dealer, rules, t):
     """Reset table ``t``, key the hand's streams and deal (R2, C1); the next player is on."""
     P = rules[R_PLAYERS]
@@ -236,7 +236,7 @@ def start_hand(seed, game, hand_no, attempt, dealer, rules, t):
     t[2][GS_CUR] = (dealer + 1) % P
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
               melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, n_opts,
               n_scratch, out, row0):
@@ -253,7 +253,7 @@ def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, st
     return gs[GS_VOID]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_done(void, stalled, attempt, max_replays):
     """R13, R14: a hand is over when scored; a void one is dealt again by the same dealer, up to
     ``max_replays`` times. A stalled hand (the engine's turn cap, not a rule) is not replayed:
@@ -261,7 +261,7 @@ def hand_done(void, stalled, attempt, max_replays):
     return void == 0 or stalled == 1 or attempt > max_replays
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_attempt(hrows, P, i, out, off, n, cap):
     """Copy the ``P`` rows of the attempt just scored (``hrows``) to ``out[off + n:]``, within
     ``cap``, with ``O_GAME = i``; returns the rows counted so far (``n + P``)."""
@@ -274,14 +274,14 @@ def keep_attempt(hrows, P, i, out, off, n, cap):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mark_attempts(out, off, first, n, cap, attempts):
     """``O_ATTEMPTS`` of a finished hand's rows ``first .. n - 1`` (within ``cap``)."""
     for k in range(first, min(n, cap)):
         out[off + k, O_ATTEMPTS] = attempts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, hrows,
                out, off, cap):
     """Every hand of game ``game`` (block index ``i``), void ones replayed (R13, R14), the deal

@@ -38,7 +38,7 @@ from .table import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _contract_runs(out_runs, r, v6):
     """Bit mask of the suits whose runs make the contract's ``r`` runs (R7; V6 a complete suit).
 
@@ -62,7 +62,7 @@ def _contract_runs(out_runs, r, v6):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lay_run(seat, s, contract, hand, ps, gs, melds, log, out_runs):
     """Lay the solver's run of suit ``s``; writes hand (and the dead cards), ps, melds."""
     lo = out_runs[s, 0]
@@ -92,7 +92,7 @@ def _lay_run(seat, s, contract, hand, ps, gs, melds, log, out_runs):
     ps[seat, PS_BAN_S] |= 1 << s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lay_group(seat, k, nj, contract, hand, ps, gs, melds, log, reserved):
     """Lay a group of rank ``k``: every natural of the rank not ``reserved`` for a run still to
     be laid, and ``nj`` jokers; writes hand (and the dead cards), ps, melds."""
@@ -125,7 +125,7 @@ def _lay_group(seat, k, nj, contract, hand, ps, gs, melds, log, reserved):
     ps[seat, PS_BAN_R] |= 1 << k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups, g, r, v6):
     """Lay the solver's melds for ``seat``: first those making a contract of ``g`` groups and
     ``r`` runs (logged as the contract, R7), then the extra own melds (all of them when
@@ -162,7 +162,7 @@ def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups, 
             _lay_group(seat, k, out_groups[k], 0, hand, ps, gs, melds, log, reserved)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
     """R10/R11: lay off cards on any melds; greedy lays every legal one, random each with p=1/2."""
     rnd = pol[seat, P_RANDOM] > 0
@@ -203,7 +203,8 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
                 if res == L.JOKER_MOVED:
                     to = tmp[L.LO] if tmp[L.LO] < melds[m, L.LO] else tmp[L.HI]
                     _log(log, gs, EV_JOKER_MOVE, seat, JOKER, m, pos, to)
-                melds[m, :] = tmp
+                for j in range(tmp.shape[0]):
+                    melds[m, j] = tmp[j]
                 hand[seat, c] -= 1
                 hand[_seen_row(hand), c] += 1
                 _leaves_hand(hand, seat, c)
@@ -212,7 +213,7 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
                     return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
     """R7: open with the contract (plus extra own melds), or, once opened, lay further own melds
     of ranks and suits not yet owned (R5). Returns True if ``cur`` opened this turn."""

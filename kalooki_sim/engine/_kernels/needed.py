@@ -83,7 +83,7 @@ RANKS13 = 0x3FFE  # rank bits 1..13
 WINDOWS, COMPLETE = 0, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _popcount(x):
     """Set bits of a non-negative int."""
     n = 0
@@ -93,13 +93,13 @@ def _popcount(x):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _ranks_of(pos):
     """Position mask (bits 1..14) to rank mask (bits 1..13): position 14 is the ace."""
     return (pos & RANKS13) | ((pos >> 13) & 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suit_masks(counts, avail, s):
     """Position masks of suit ``s``: held naturals and missing-but-addable naturals."""
     held = 0
@@ -113,14 +113,14 @@ def _suit_masks(counts, avail, s):
     return held, add
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cheapest_runs(counts, avail, maxj, scratch):
     """``NS[s, t]``: least naturals to add for a 4-card run of suit ``s`` with <= t jokers."""
     for s in range(4):
         _cheapest_runs_of(counts, avail, maxj, scratch, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cheapest_runs_of(counts, avail, maxj, scratch, s):
     """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s``."""
     held, add = _suit_masks(counts, avail, s)
@@ -145,14 +145,14 @@ def _cheapest_runs_of(counts, avail, maxj, scratch, s):
                     scratch[o] = n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _r_at(d, k, t):
     """Scratch offset of the open-suits table entry (from level ``d``, ``k`` runs, ``t``
     jokers)."""
     return W_R + (d * 5 + k) * (TMAX + 1) + t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _run_table(scratch):
     """``R[d, k, t]``: least naturals for ``k`` runs of distinct suits among the levels
     ``d..3`` (suit ``perm[level]``) with at most ``t`` jokers, the groups ignored."""
@@ -173,7 +173,7 @@ def _run_table(scratch):
                 scratch[_r_at(d, k, t)] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _groups(g, rel, ho, ao, out, scratch):
     """``out[m]`` (m = 0..g): least naturals to add for ``g`` groups of distinct ranks in the
     rank mask ``rel`` using ``m`` jokers, from ``h`` at ``ho`` and ``a`` at ``ao`` (R3, R5);
@@ -210,7 +210,7 @@ def _groups(g, rel, ho, ao, out, scratch):
         out[m] = scratch[W_DP + g * side + m]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bound(nadd, jok, d, k, g, jokers, aj, scratch, go):
     """Least cost of a node: ``nadd`` naturals and ``jok`` jokers in its runs, ``k`` runs still
     wanted from the levels ``d..3`` at their cheapest (``R``), the groups from ``G`` at ``go``,
@@ -237,7 +237,7 @@ def _bound(nadd, jok, d, k, g, jokers, aj, scratch, go):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _relevant(g, r, w, jokers, aj, limit, scratch):
     """Rank mask of the ranks that may hold a group in a contract costing at most ``limit``.
 
@@ -278,7 +278,7 @@ def _relevant(g, r, w, jokers, aj, limit, scratch):
     return rel
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     """The useful run options of suit ``s`` into ``opts_s``, cheapest first; return the count.
 
@@ -399,7 +399,7 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     return kept
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _list_complete(held, add, maxj, rel_h, rel_a, opts_s):
     """V6's complete suits of one suit (held / addable position masks) into ``opts_s``: every
     joker mask with no two jokers adjacent, in either place of the ace; return the count."""
@@ -435,7 +435,7 @@ def _list_complete(held, add, maxj, rel_h, rel_a, opts_s):
     return kept
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _prune(opts_s, n):
     """Drop, in place, the options another one dominates: fewer or as many added naturals and
     jokers, and a subset of the relevant ranks touched (options sorted cheapest first, so a
@@ -462,7 +462,7 @@ def _prune(opts_s, n):
     return kept
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply(opts, s, i, sign, scratch):
     """Take (sign -1) or give back (+1) the relevant naturals option ``i`` of suit ``s`` uses."""
     kh = opts[s, i, N_KH]
@@ -479,7 +479,7 @@ def _apply(opts, s, i, sign, scratch):
         ka ^= low
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
     """Depth-first search over the suits (level ``d`` = suit ``perm[d]``), each taking one of
     its options or none (index -1). Returns the least leaf cost found that is at most
@@ -570,7 +570,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
     """Least number of cards to add so the hand can lay ``g`` groups and ``r`` runs.
 
@@ -579,7 +579,7 @@ def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
     return needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, NO_WAY)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
     """Least number of cards to add so the hand can lay ``g`` groups and ``r`` runs, when it
     is at most ``cap``; else some number above ``cap`` (a lower bound of the answer).
@@ -633,7 +633,7 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
     return n0 if n0 <= cap else min(n0, nc)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _complete_bound(counts, jokers):
     """A lower bound of the cards V6's complete suit needs: the fewest positions any suit
     lacks, in either place of the ace, less the jokers held."""
@@ -648,7 +648,7 @@ def _complete_bound(counts, jokers):
     return max(0, best - jokers)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap):
     """:func:`needed_upto` with runs of one kind: 4-card windows (``mode`` :data:`WINDOWS`) or
     V6's complete suit standing for the three (:data:`COMPLETE`, ``r == 3``)."""
@@ -719,7 +719,7 @@ def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap):
         limit += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_tables(counts, jokers, r, avail, scratch):
     """Per rank the naturals held (``H``) and addable (``A``), and per suit the cheapest runs
     (``NS``; none wanted when ``r == 0``): what the root bound is built from."""
@@ -738,7 +738,7 @@ def _hand_tables(counts, jokers, r, avail, scratch):
             scratch[W_NS + i] = NO_WAY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _root(g, r, w, jokers, aj, scratch):
     """The root bound of :func:`needed_upto` from ``H``, ``A`` and ``NS`` in ``scratch``;
     leaves the run table, the group costs ``G0`` and ``G1`` for the search."""
@@ -758,7 +758,7 @@ def _root(g, r, w, jokers, aj, scratch):
     return _bound(0, 0, 0, r if w == 1 else 0, g, jokers, aj, scratch, W_G0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     """Keep the hand's per-rank totals and cheapest runs for :func:`root_moved` (one card
     added or taken out changes one rank and one suit of them)."""
@@ -770,7 +770,7 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
         scratch[W_SAVE + 28 + i] = scratch[W_NS + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """The root bound :func:`needed_upto` starts from, for the hand with one ``x`` (a code;
     52 = joker) added (``d = 1``; a copy must be addable) or taken out (``d = -1``; one must be
@@ -802,7 +802,7 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     return _root(g, r, w, jokers, avail[JOKER], scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suit_rank(opts, nopt, s):
     """Search order key of suit ``s``: the suits whose options all leave the groups alone
     (one key) last, else by their number of options."""
@@ -814,7 +814,7 @@ def _suit_rank(opts, nopt, s):
     return nopt[s] + (1 << 20 if free else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, out, cut_only=False):
     """``out[code]`` = cards needed after adding one ``code`` (addable ones), else -1.
 
@@ -834,7 +834,7 @@ def outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, out, cut_only=Fa
     return before
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, x, cap):
     """:func:`needed_upto` of the hand plus one addable ``x`` (a code; 52 = joker), taken
     from the pack. ``counts``, ``avail`` are restored on return."""

@@ -12,7 +12,7 @@ from . import needed as NK
 OVER_PACK = -2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill(codes, seen, decks, jokers_cap, counts, avail):
     """``counts[4, 14]``, the hand's jokers and ``avail[53]`` (the pack less hand and seen);
     returns the jokers, or ``OVER_PACK``."""
@@ -35,7 +35,7 @@ def _fill(codes, seen, decks, jokers_cap, counts, avail):
     return jokers
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def needed_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opts, scratch):
     """:func:`.needed.needed_kernel` of the hand ``codes`` with ``seen`` out of reach, or
     ``OVER_PACK``."""
@@ -45,7 +45,7 @@ def needed_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opt
     return NK.needed_kernel(counts, j, g, r, v6, avail, opts, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outs_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opts, scratch, out):
     """:func:`.needed.outs_kernel` (cutting cards only) of the same position, or
     ``OVER_PACK``."""

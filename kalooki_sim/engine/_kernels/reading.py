@@ -36,7 +36,7 @@ from .table import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill_counts(hrow, cnt):
     """Count view (4x14) of one seat's hand; returns its jokers."""
     for s in range(4):
@@ -46,7 +46,7 @@ def _fill_counts(hrow, cnt):
     return hrow[JOKER]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_window(hrow, s):
     """Fewest cards of suit ``s`` missing from any 4 consecutive run positions (R4)."""
     best = 4
@@ -61,7 +61,7 @@ def _best_window(hrow, s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _group_cost(h0, h1, h2, h3, g):
     """Cheapest ``g`` groups when ``h_c`` ranks need ``c`` more cards (c = 0..3)."""
     left = g
@@ -76,7 +76,7 @@ def _group_cost(h0, h1, h2, h3, g):
     return total + 3 * min(left, h3)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _run_cost(a0, a1, a2, a3, r):
     """Sum of the ``r`` smallest of four per-suit run costs (a sorting network)."""
     if a0 > a1:
@@ -101,12 +101,12 @@ def _run_cost(a0, a1, a2, a3, r):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rank_count(hrow, k):
     return hrow[k - 1] + hrow[13 + k - 1] + hrow[26 + k - 1] + hrow[39 + k - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cost_hist(hrow):
     """Ranks needing 0, 1, 2, 3 more cards for a group (R3)."""
     h0 = 0
@@ -126,14 +126,14 @@ def _cost_hist(hrow):
     return h0, h1, h2, h3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solve_seat(hrow, g, r, v6, ban_r, ban_s, cnt, ws_opts, ws_scratch, ws_runs, ws_groups):
     """The solver on one seat's hand: ``(value, cards)``; melds land in ws_runs / ws_groups."""
     j = _fill_counts(hrow, cnt)
     return solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, ban_r, ban_s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def need(hrow, g, r):
     """Cards still needed for the contract: a lower bound, 0 whenever the hand can open.
 
@@ -152,20 +152,20 @@ def need(hrow, g, r):
     return total if total > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seen_row(hand):
     """Index of the row of ``hand`` that counts the dead cards (table; pile after R13's
     reshuffle); it is also the number of seats."""
     return (hand.shape[0] - 4) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _known_row(hand, seat):
     """Index of the row of ``hand`` counting the cards of ``seat`` the table knows of."""
     return _seen_row(hand) + 4 + seat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leaves_hand(hand, seat, c):
     """Card ``c`` left ``seat``'s hand (meld, lay-off, discard): copies are alike, so the table
     knows one copy fewer of it there."""
@@ -174,7 +174,7 @@ def _leaves_hand(hand, seat, c):
         hand[k, c] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_size(hrow):
     n = 0
     for c in range(N_CODES):
@@ -182,7 +182,7 @@ def _hand_size(hrow):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _distance_to_play(seat, c, hrow, ps, gs, melds):
     """Cards that must come before natural ``c`` can be laid (0-13, 13 = nowhere in sight).
 
@@ -222,7 +222,7 @@ def _distance_to_play(seat, c, hrow, ps, gs, melds):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _from_pile(seat, card, hand, ps, gs):
     """The top discard goes to ``seat``'s hand (a take or call, R9): a natural's rank marks the
     seat, and it leaves the dead cards, where it was counted once the reshuffle was spent."""
@@ -235,7 +235,7 @@ def _from_pile(seat, card, hand, ps, gs):
         ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _danger(seat, hand, ps, P):
     """Fewest cards held by an opponent who has opened (99 if none): how near an out is."""
     best = 99
@@ -247,7 +247,7 @@ def _danger(seat, hand, ps, P):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _avail(seat, hand, rules, out):
     """Copies of each code ``seat`` may still get: the pack less its hand and the dead cards."""
     dead = hand[_seen_row(hand)]
@@ -256,14 +256,14 @@ def _avail(seat, hand, rules, out):
         out[c] = a if a > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _needed(seat, hand, rules, pol, pw):
     """Cards still needed for the contract: exact with ``P_EXACT`` (:mod:`.needed`; dead cards
     cannot come), else the quick lower bound :func:`need`. ``pw`` = (cnt, opts, scratch)."""
     return _needed_upto(seat, hand, rules, pol, pw, NK.NO_WAY)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _needed_upto(seat, hand, rules, pol, pw, cap):
     """:func:`_needed` when it is at most ``cap``; else some number above ``cap``. A decision
     that only compares the count with a threshold asks no more than that (see
@@ -280,7 +280,7 @@ def _needed_upto(seat, hand, rules, pol, pw, cap):
     return need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _load_counts(seat, hand, rules, pw):
     """The kernel's view of ``seat``'s hand: the copies it may still get (a scratch row of
     ``hand``) and its counts in ``pw[0]``; returns ``(avail, jokers)``."""
@@ -289,7 +289,7 @@ def _load_counts(seat, hand, rules, pw):
     return av, _fill_counts(hand[seat], pw[0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _one_kind(rules):
     """The contract is all groups or all runs (not V6's complete suit): its count is the
     search's root bound, cheap to move by one card (:func:`.needed.root_moved`)."""
@@ -298,7 +298,7 @@ def _one_kind(rules):
     return r == 0 or (g == 0 and not (rules[R_V6] == 1 and r == 3))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keepers(seat, hand, rules, pol, pw, cand, m, now):
     """Mark (``+ 1 << 40``) the candidates of ``cand[:m]`` whose loss keeps ``seat``'s count
     at ``now``; returns how many."""
@@ -327,7 +327,7 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
     return keeps
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     """The codes of bit mask ``cands`` with live copies (``live``) that cut ``seat``'s exact
     count below ``nd``, and their live copies: ``(mask, copies)``. Stops early, with too few
@@ -368,7 +368,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     return mask, total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _state_key(seat, hand):
     """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
     dead = hand[_seen_row(hand)]
@@ -378,7 +378,7 @@ def _state_key(seat, hand):
     return np.int64(k >> uint64(2))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _memo_put(seat, ps, key, val):
     """Remember ``val`` for ``key`` in the seat's memo, replacing the older entry."""
     i = ps[seat, PS_NC_NEXT]
@@ -387,7 +387,7 @@ def _memo_put(seat, ps, key, val):
     ps[seat, PS_NC_NEXT] = 1 - i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _memo_get(seat, ps, key):
     """The seat's remembered count for ``key``, or -1."""
     for i in range(2):
@@ -396,7 +396,7 @@ def _memo_get(seat, ps, key):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
     """:func:`_needed_memo` when it is at most ``cap``, else some number above ``cap``; only
     exact counts are remembered."""
@@ -412,7 +412,7 @@ def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _needed_memo(seat, hand, ps, rules, pol, pw):
     """:func:`_needed`, remembered per seat: a seat is asked about the same hand many times
     (every offer until its own turn), and the exact count is the policy's dearest step."""
@@ -427,7 +427,7 @@ def _needed_memo(seat, hand, ps, rules, pol, pw):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _live_partners(c, av):
     """Live copies of the cards that would meld with natural ``c``: its rank in every suit and
     its suit's two neighbours on each side (R3, R4), plus the jokers. ``av`` counts the copies
@@ -446,7 +446,7 @@ def _live_partners(c, av):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _opened_others(seat, ps, P):
     """Opponents who have opened (R7): each can go out and catch what a call adds."""
     n = 0
@@ -456,7 +456,7 @@ def _opened_others(seat, ps, P):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_penalty(hrow):
     """R1 penalty of the cards in a hand (what is caught if someone goes out now, R12)."""
     pen = 50 * hrow[JOKER]
@@ -465,7 +465,7 @@ def _hand_penalty(hrow):
     return pen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _call_limit(seat, rules, pol):
     """Calls ``seat`` may make this hand: the rules' limit (R9, V8), or the policy's if smaller."""
     lim = rules[R_CALL_LIMIT]

@@ -19,7 +19,7 @@ STREAM_DEALER = 2  # the first dealer of a game (R2)
 STREAM_POLICY = 16  # + seat: each seat's policy randomness, separate for common random numbers
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _splitmix(x):
     x = (x + uint64(_GOLDEN)) & uint64(0xFFFFFFFFFFFFFFFF)
     z = x
@@ -28,7 +28,7 @@ def _splitmix(x):
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stream_key(seed, game, hand, attempt, stream):
     """Key of one stream: a hash of the run's seed and the hand's coordinates."""
     k = _splitmix(uint64(seed))
@@ -38,7 +38,7 @@ def stream_key(seed, game, hand, attempt, stream):
     return _splitmix(k ^ uint64(stream))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw(state):
     """Next 64 random bits of a stream; ``state`` is ``uint64[2]`` = (key, counter)."""
     c = state[1]
@@ -46,19 +46,19 @@ def draw(state):
     return _splitmix(state[0] ^ _splitmix(c))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def below(state, n):
     """Uniform integer in ``0 .. n-1`` (n >= 1); the tiny modulo bias of 64 bits is ignored."""
     return np.int64(draw(state) % uint64(n))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uniform(state):
     """Uniform float in [0, 1)."""
     return (draw(state) >> uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(state, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]`` in place."""
     for i in range(n - 1, 0, -1):

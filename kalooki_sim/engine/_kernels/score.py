@@ -47,7 +47,7 @@ from .table import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_doubled(rules, gs):
     """1 if the hand's penalties double (R12: out on the opening; V4: only by the first down)."""
     if gs[GS_VOID] == 0 and gs[GS_OUT_ON_OPENING] == 1:
@@ -57,7 +57,7 @@ def hand_doubled(rules, gs):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer):
     """R12: penalties of the cards left, doubled after an out on the opening (V4: only by the
     first down); nothing scores in a void hand (R13). Writes ``out[row0:row0+P]``."""

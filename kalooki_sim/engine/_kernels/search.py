@@ -52,7 +52,7 @@ def new_search_ws(P, pack_size):
             np.zeros(P, np.int64), np.zeros(P, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knowledge(seat, t, kb, counts, pool, opp):
     """Table ``kb`` = table ``t`` as ``seat`` knows it: its own hand; the pile, the table's
     melds, who opened, the calls made, hand sizes and the stock's size; of each opponent only
@@ -95,7 +95,7 @@ def knowledge(seat, t, kb, counts, pool, opp):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rollout_value(rules, pol, t, sw, seat, ask_mask):
     """Mean over ``pol[seat, P_SEARCH]`` paired rollouts of ``seat``'s relative penalty (own
     penalty with ``P_SEARCH_PENALTY``) acting minus passing on the live offer of table ``t``
@@ -126,7 +126,7 @@ def rollout_value(rules, pol, t, sw, seat, ask_mask):
     return total / n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def brings_closer(rules, pol, t, seat):
     """Does the live discard cut ``seat``'s cards still needed (its policy's count, as the
     expert's take and call rules read it)? Writes the seat's count memo on ``t`` (a cache)."""
@@ -140,7 +140,7 @@ def brings_closer(rules, pol, t, seat):
     return after < before
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_search(rules, pol, t):
     """Could the live offer reach a search seat at all (not opened, R8; not its discarder)?"""
     P = rules[E.R_PLAYERS]
@@ -153,7 +153,7 @@ def _may_search(rules, pol, t):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_offers(rules, pol, t, sw):
     """Before the turn of ``t[2][GS_CUR]``: decide by :func:`rollout_value` the take or call of
     every search seat the live discard will reach, in R9's order, and force the answers on
@@ -194,7 +194,7 @@ def search_offers(rules, pol, t, sw):
     gs[E.GS_FORCE_ACTS] = acts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_hand(seed, game, hand_no, attempt, dealer, rules, pol, t, sw, out, row0):
     """:func:`.engine.play_hand` with search seats: :func:`search_offers` before every turn.
     Writes t, sw, ``out[row0 : row0 + P]``; returns void (R13)."""
@@ -207,7 +207,7 @@ def search_hand(seed, game, hand_no, attempt, dealer, rules, pol, t, sw, out, ro
     return t[2][E.GS_VOID]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, sw,
                  hrows, out, off, cap):
     """:func:`.engine._play_game` with :func:`search_hand`."""

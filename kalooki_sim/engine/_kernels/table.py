@@ -101,7 +101,7 @@ LOG_COLS = 7
 O_COLS = 19
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log(log, gs, ev, seat, card, a, b, c, d=0):
     if gs[GS_LOG_ON] == 0:
         return

@@ -41,7 +41,7 @@ from .table import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wants_turned(b, T, hand, ps, gs, rules, pol, rstates, melds, pw, tmp):
     """V9 (b): does B take the turned card ``T`` as its draw? A joker always (the rule); before
     opening, if it cuts the cards needed by the policy's take gain (:func:`_wants_card`); once
@@ -60,7 +60,7 @@ def _wants_turned(b, T, hand, ps, gs, rules, pol, rstates, melds, pw, tmp):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _from_turn_up(seat, T, hand, ps):
     """The turned card goes to ``seat``'s hand, in sight of the table (a natural is known to be
     there and marks its rank, as a card from the pile does)."""
@@ -70,7 +70,7 @@ def _from_turn_up(seat, T, hand, ps):
         ps[seat, PS_TOOK] |= 1 << (T % 13 + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _allows(b, a, T, ps, pol):
     """V9 (b): does B allow A's call of the turned card? An opened B must (R8); otherwise B
     refuses only with ``P_DEFEND`` and a rank A has taken or called this hand (``PS_TOOK``)."""
@@ -79,7 +79,7 @@ def _allows(b, a, T, ps, pol):
     return (ps[a, PS_TOOK] >> (T % 13 + 1)) & 1 == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, pw,
                        tmp):
     """V9 then R6.1, for B = ``cur`` after A's discard D (or the upcard, C1): B may call D (with

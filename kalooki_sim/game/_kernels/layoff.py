@@ -26,13 +26,20 @@ JOKER = 52
 ILLEGAL, ADDED, JOKER_MOVED, JOKER_ADDED = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _copy_row(out, src):
+    """``out[:] = src`` element by element (a slice copy asks for the runtime's allocator)."""
+    for i in range(src.shape[0]):
+        out[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
 def next_growth(lo, hi):
     """R10: a run grows one above its top until the top is A(14), then one below its bottom."""
     return hi + 1 if hi < 14 else lo - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _slot_ok(lo, hi, jmask, p, is_joker):
     """Can position ``p`` (just outside ``lo..hi``) take a card? Jokers never touch jokers."""
     if p < 1 or p > 14:
@@ -48,7 +55,7 @@ def _slot_ok(lo, hi, jmask, p, is_joker):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _grow(out, p, is_joker):
     if p < out[LO]:
         out[LO] = p
@@ -59,7 +66,7 @@ def _grow(out, p, is_joker):
         out[JOK] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
     """Try to lay ``card`` off on ``meld`` for ``player``; write the new meld into ``out``.
 
@@ -73,7 +80,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
     if meld[KIND] == GROUP:
         if not is_joker and card % 13 + 1 != meld[KEY]:
             return ILLEGAL
-        out[:] = meld
+        _copy_row(out, meld)
         if is_joker:
             out[JOK] += 1
             return JOKER_ADDED
@@ -90,7 +97,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
             ok = _slot_ok(lo, hi, jm, p, True)
         if not ok:
             return ILLEGAL
-        out[:] = meld
+        _copy_row(out, meld)
         _grow(out, p, True)
         return JOKER_ADDED
     if card // 13 != meld[KEY]:
@@ -105,7 +112,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
             jm2 = jm & ~(1 << p)
             if not _slot_ok(lo, hi, jm2, q, True):
                 return ILLEGAL
-            out[:] = meld
+            _copy_row(out, meld)
             out[JMASK] = jm2
             out[JOK] -= 1
             _grow(out, q, True)
@@ -120,7 +127,7 @@ def lay_off_kernel(meld, card, player, free_extension, jokers_on_others, out):
         if (p == g or (free_extension and (p == lo - 1 or p == hi + 1))) and _slot_ok(
             lo, hi, jm, p, False
         ):
-            out[:] = meld
+            _copy_row(out, meld)
             _grow(out, p, False)
             return ADDED
     return ILLEGAL

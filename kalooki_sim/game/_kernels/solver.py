@@ -70,7 +70,7 @@ S_KNAP = S_TAB + 4 * 2 * (RUN_JOKERS + 1) * 4  # [5 layers, ALL_RUN_JOKERS + 1, 
 SCRATCH = S_KNAP + 5 * (ALL_RUN_JOKERS + 1) * 5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_value(suit, rank):
     """R1 penalty of a natural card: black ace 15, red ace 1, 10-K 10, else face value."""
     if rank == 1:
@@ -80,13 +80,13 @@ def card_value(suit, rank):
     return rank
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pos_rank(p):
     """Rank held at run position ``p`` (1-14); 14 is the ace played high (R4)."""
     return 1 if p == 14 else p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _freeable_ranks(counts, rem_n, ban_ranks):
     """Bit mask of ranks whose natural a run's joker may free for a group (E3).
 
@@ -106,7 +106,7 @@ def _freeable_ranks(counts, rem_n, ban_ranks):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _list_runs(counts, suit, jokers, free_mask, opts, cap, swp, comb):
     """List every useful legal run of ``suit`` into ``opts``; return the count, -2 if over ``cap``.
 
@@ -179,13 +179,13 @@ def _list_runs(counts, suit, jokers, free_mask, opts, cap, swp, comb):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _has(nopt, suit):
     """1 if the suit has any run option, else 0 (an int: numpy bools would OR, not add)."""
     return 1 if nopt[suit] > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take(opts, suit, idx, complete_counts_three, nj, runs, value, cards):
     """Running (jokers, runs, value, cards) after choosing run option ``idx`` of ``suit``.
 
@@ -198,7 +198,7 @@ def _take(opts, suit, idx, complete_counts_three, nj, runs, value, cards):
     return nj + o[O_NJOK], runs + w, value + o[O_VALUE], cards + o[O_NCARDS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply(opts, idx, suit, sign, rem_n, rem_v):
     """Take (sign=-1) or give back (+1) the naturals that run option ``idx`` uses."""
     lo = opts[idx, O_LO]
@@ -211,7 +211,7 @@ def _apply(opts, idx, suit, sign, rem_n, rem_v):
             rem_v[k] += sign * card_value(suit, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _groups(rem_n, rem_v, jokers_left, g, ban_ranks, out_groups):
     """Best groups from what the runs left. Returns (value, cards, groups) or value -1.
 
@@ -269,19 +269,19 @@ def _groups(rem_n, rem_v, jokers_left, g, ban_ranks, out_groups):
     return value, cards, ngroups
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _tab_at(s, kind, e):
     """Scratch offset of the runs-only table entry (suit ``s``, ``kind``, ``e`` jokers)."""
     return S_TAB + ((s * 2 + kind) * (RUN_JOKERS + 1) + e) * 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _knap_at(layer, j, rc):
     """Scratch offset of the knapsack cell (suits done ``layer``, jokers ``j``, runs ``rc``)."""
     return S_KNAP + (layer * (ALL_RUN_JOKERS + 1) + j) * 5 + rc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _span_step(counts, s, p, first, em, scratch):
     """Extend the runs-only DP of one span by position ``p`` (R4); False if no state is left.
 
@@ -325,7 +325,7 @@ def _span_step(counts, s, p, first, em, scratch):
     return alive
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suit_table(counts, s, em, kind13, scratch):
     """Best run of suit ``s`` with exactly ``e`` jokers, for ``e = 0..em`` (runs-only part).
 
@@ -356,7 +356,7 @@ def _suit_table(counts, s, em, kind13, scratch):
                     scratch[t + T_MASK] = scratch[src + DP_W]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _runs_only(counts, jokers, r, v6, ban_suits, scratch):
     """Best objective of a lay-down of runs only (at least ``r``), or -1; tables in scratch.
 
@@ -396,7 +396,7 @@ def _runs_only(counts, jokers, r, v6, ban_suits, scratch):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _runs_only_melds(jokers, r, best, scratch, out_runs):
     """Write the runs of the runs-only optimum ``best`` into ``out_runs`` (knapsack backtrack)."""
     jmax = min(jokers, ALL_RUN_JOKERS)
@@ -436,7 +436,7 @@ def _runs_only_melds(jokers, r, best, scratch, out_runs):
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_ranks(counts, rem_n, rem_v):
     """Naturals (``rem_n``) and their penalty (``rem_v``) per rank 1-13 of the whole hand."""
     for k in range(14):
@@ -449,7 +449,7 @@ def _count_ranks(counts, rem_n, rem_v):
             rem_v[k] += c * card_value(s, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cannot_lay(nopt, rem_n, jokers, g, r, w3, ban_ranks):
     """Quick refusal: too few suits with a run or ranks with a group for the contract."""
     suits_ok = 0
@@ -468,7 +468,7 @@ def _cannot_lay(nopt, rem_n, jokers, g, r, w3, ban_ranks):
     return suits_ok < r or n3 + min(n2, jokers) < g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bounds(counts, jokers, opts, nopt, rem_n, rem_v, suf):
     """Upper bounds on what can be laid: ``(gub, live, runs_only_ub)``; fills ``suf``.
 
@@ -509,7 +509,7 @@ def _bounds(counts, jokers, opts, nopt, rem_n, rem_v, suf):
     return gub, live, runs_only_ub
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search(opts, nopt, jokers, g, r, v6, ban_ranks, rem_n, rem_v, suf, gub, live, best_i):
     """The main search: best ``(objective, value)`` over run options and forced groups.
 
@@ -585,7 +585,7 @@ def _search(opts, nopt, jokers, g, r, v6, ban_ranks, rem_n, rem_v, suf, gub, liv
     return best, best_val
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rebuild(opts, best_i, jokers, g, ban_ranks, rem_n, rem_v, out_runs, out_groups):
     """Write the main search's winner (``best_i``) as runs and groups (consumes ``rem_n``)."""
     nj = 0
@@ -604,7 +604,7 @@ def _rebuild(opts, best_i, jokers, g, ban_ranks, rem_n, rem_v, out_runs, out_gro
     _groups(rem_n, rem_v, jokers - nj, g, ban_ranks, out_groups)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
                  ban_ranks=0, ban_suits=0):
     """Best opening of a hand for the contract (g groups, r runs).
