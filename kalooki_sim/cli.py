@@ -735,7 +735,16 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-COMPILING = "kalooki: compiling the engine (once, about a minute)…"
+def _compiling() -> str:
+    from .warmup import COLD_CPU, clock
+
+    return (f"kalooki: compiling the kernels this command needs (once, then cached; up to "
+            f"{clock(sum(COLD_CPU.values()))} of one core's time when nothing is cached: "
+            "'make compile' does them all beforehand, two at a time)…")
+
+
+#: the note shown when a command's first call compiles (times measured, see warmup.COLD_CPU)
+COMPILING = _compiling()
 
 
 def _compile_note(quiet: bool):
