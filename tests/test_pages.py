@@ -213,3 +213,68 @@ def test_browser_check_bites(tmp_path):
         (pages_dir / f"{name}.html").unlink()
     facts = _browser_facts(pages_dir / "fine.html", tmp_path)
     assert facts["shown"] == 2 and facts["width"] <= 1280
+
+
+def _page_text(path) -> str:
+    import html as _html
+
+    t = re.sub(r"<style.*?</style>|<script.*?</script>", " ", path.read_text(encoding="utf-8"),
+               flags=re.S)
+    return re.sub(r"\s+", " ", _html.unescape(re.sub(r"<[^>]+>", " ", t)))
+
+
+_NUM = r"[+−-]?[\d,]*\.?\d+"
+_INTERVAL = re.compile(rf"({_NUM})(%?) \[(<? ?{_NUM})%?, (>? ?{_NUM})%?\]")
+
+
+def test_no_interval_prints_as_zero_to_zero_and_no_zero_hides_its_bound(pages):
+    # issue 30: "0% [0, 0]", "< 0.01% [< 0.01%, < 0.01%]", "+0.00 [+0.00, +0.00]",
+    # "+0.0 [-0.0, +0.0]": too few digits for the interval, or a zero without an upper bound
+    def zero(x):
+        return float(x.replace("−", "-").replace(",", "").lstrip("<> ")) == 0
+
+    bad = []
+    for page in sorted(pages.glob("*.html")):
+        text = _page_text(page)
+        bad += [f"{page.name}: {m.group(0)}" for m in _INTERVAL.finditer(text)
+                if zero(m.group(3)) and zero(m.group(4))]
+        bad += [f"{page.name}: < 0.01% [< 0.01%" for _ in re.finditer(
+            re.escape("< 0.01% [< 0.01%"), text)]
+    assert not bad, bad
+
+
+def test_should_i_call_says_what_its_policy_and_files_say(pages):
+    # issue 30: "at most 3 more cards" beside call_max_need=5; a header the CSV did not have
+    import kalooki_sim as ks
+
+    page = pages / "should_i_call.html"
+    if not page.exists():
+        pytest.skip("should_i_call not in this build")
+    text = _page_text(page)
+    said = re.search(r"calls only when the contract would then need at most (\d+) more card",
+                     text)
+    assert said and int(said.group(1)) == ks.preset("expert").call_max_need
+    for name in ("search_vs_expert.csv", "tuned_calls.csv"):
+        assert f"{name}" in text
+        lines = (pages / name).read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("# made by: python -m kalooki_sim."), name
+        assert any(ln.startswith("# wall time:") for ln in lines), name
+    for i in (1, 2, 3):
+        assert f"advisor_example_{i}.csv" in text and (pages / f"advisor_example_{i}.csv").exists()
+    assert "stock_left" not in text and "penalty_lo" not in text  # words, not column names
+
+
+def test_contract_table_names_the_columns_with_intervals_as_its_csv_has_them(pages):
+    import pandas as pd
+
+    page = pages / "contract_difficulty.html"
+    if not page.exists():
+        pytest.skip("contract_difficulty not in this build")
+    text = _page_text(page)
+    assert "Every figure carries" not in text and "Every column, with its interval" not in text
+    t = pd.read_csv(pages / "contract_table.csv")
+    said = re.search(r"with a 95% interval \(its _lo and _hi columns\): (.*?); without one",
+                     text).group(1)
+    for words, col in [("void deals", "p_void_deal"), ("the losers' penalty", "losers_penalty"),
+                       ("won on the opening", "p_out_on_opening")]:
+        assert (words in said) == ({f"{col}_lo", f"{col}_hi"} <= set(t.columns)), words

@@ -20,6 +20,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from ..analysis._words import decimals, fixed  # noqa: E402
+
 STYLE = {
     "figure.figsize": (7.5, 4.2),
     "figure.dpi": 100,
@@ -466,13 +468,19 @@ def pct(p, digits: int = 1) -> str:
     return f"{v:.{digits}f}%"
 
 
-def pct_ci(p, lo, hi, digits: int = 1) -> str:
-    """``'12.3% [11.9%, 12.7%]'``; at the ends the one-sided bound: ``'100% (≥ 99.97%)'``.
+def pct_ci(p, lo, hi, digits: int = 1, n=None) -> str:
+    """``'12.3% [11.9%, 12.7%]'``, with the decimals the interval supports (:func:`decimals`);
+    at the ends the one-sided bound (``'100% (≥ 99.97%)'``); a zero seen in ``n`` trials as
+    ``'0 of n (≤ 0.012%)'``.
 
     Examples
     --------
     >>> pct_ci(1.0, 0.99967, 1.0), pct_ci(0.0, 0.0, 0.00012), pct_ci(0.25, 0.24, 0.26)
     ('100% (≥ 99.97%)', '0% (≤ 0.012%)', '25.0% [24.0%, 26.0%]')
+    >>> pct_ci(0.0, 0.0, 0.000015, n=250_000)
+    '0 of 250,000 (≤ 0.0015%)'
+    >>> pct_ci(0.00003, 0.00001, 0.00006), pct_ci(0.99986, 0.9998, 0.99992)
+    ('0.003% [0.001%, 0.006%]', '99.986% [99.980%, 99.992%]')
     """
     if not np.isfinite(p):
         return "n/a"
@@ -481,8 +489,14 @@ def pct_ci(p, lo, hi, digits: int = 1) -> str:
     if p == 1:
         return f"100% (≥ {100 * lo:.2f}%)" if lo > 0.99 else f"100% (≥ {pct(lo)})"
     if p == 0:
-        return f"0% (≤ {100 * hi:.2g}%)" if hi < 0.01 else f"0% (≤ {pct(hi)})"
-    return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
+        bound = f"{100 * hi:.2g}%" if hi < 0.01 else pct(hi)
+        seen = n is not None and np.isfinite(n) and n > 0
+        return f"0 of {int(n):,} (≤ {bound})" if seen else f"0% (≤ {bound})"
+    d = decimals(100 * lo, 100 * hi)
+    if d is None:
+        return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
+    d = max(d, 0)
+    return f"{fixed(100 * p, d)}% [{fixed(100 * lo, d)}%, {fixed(100 * hi, d)}%]"
 
 
 def one_in(p, lo=None, hi=None, n=None) -> str:
@@ -518,20 +532,53 @@ def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> 
     """``'13.9 [13.8, 14.0]'`` (``signed``: ``'-46.2 [-53.9, -38.5]'`` with a plus sign for
     gains); ``'n/a'`` for NaN; ``inf`` as ``'> max'`` is the caller's business.
 
+    The decimals are the interval's (:func:`decimals`: no digit beyond what it supports, none
+    hidden that it does); ``digits`` serves when there is no interval. An interval of no width
+    is the number alone.
+
     Examples
     --------
     >>> num_ci(13.91, 13.79, 14.03), num_ci(-4.2, -5.0, -3.4, signed=True, unit=" pts")
-    ('13.9 [13.8, 14.0]', '−4.2 pts [−5.0, −3.4]')
+    ('13.91 [13.79, 14.03]', '−4.2 pts [−5.0, −3.4]')
+    >>> num_ci(0.0008, -0.0028, 0.0044, signed=True), num_ci(0.0, 0.0, 0.0, 2, signed=True)
+    ('+0.001 [−0.003, +0.004]', '0')
+    >>> num_ci(7224.93, 5076.2, 12658.4), num_ci(0.004, -0.012, 0.021, signed=True)
+    ('7,000 [5,000, 13,000]', '+0.004 [−0.012, +0.021]')
     """
     if m is None or not np.isfinite(m):
         return "n/a"
-    f = (lambda v: f"{v:+,.{digits}f}".replace("-", "−")) if signed else (
-        lambda v: f"{v:,.{digits}f}".replace("-", "−"))
-    if lo is None or not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{f(m)}{unit}"
+    if lo is not None and hi is not None and lo == hi == m:
+        return ("0" if m == 0 else fixed(m, digits, signed)) + unit
+    d = decimals(lo, hi)
+    if d is None:
+        return f"{fixed(m, digits, signed)}{unit}"
+    def f(v):
+        return fixed(v, d, signed)
+
     if unit == "%":
         return f"{f(m)}% [{f(lo)}%, {f(hi)}%]"
     return f"{f(m)}{unit} [{f(lo)}, {f(hi)}]"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 card"``, ``"5 cards"``, ``"1 mistake"``, ``"0 mistakes"``.
+
+    >>> count(1, "mistake"), count(3, "mistake"), count(2, "deal sequence")
+    ('1 mistake', '3 mistakes', '2 deal sequences')
+    """
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def write_csv(df, path, header=()) -> Path:
+    """``df`` as a CSV at ``path`` (no index), ``header`` lines first as ``# `` comments (its
+    provenance: command, wall time, machine); read it back with ``pd.read_csv(path,
+    comment="#")``."""
+    path = Path(path)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        for line in header:
+            f.write(f"# {line}\n")
+        df.to_csv(f, index=False)
+    return path
 
 
 _TABLE_CSS = ("<style>table.kt{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}"
