@@ -108,10 +108,12 @@ class Board:
         self.lock = threading.Lock()
 
     def start(self, proc, family, name, now=None):
+        """Process ``proc`` begins compiling entry point ``name`` of kernel ``family``."""
         with self.lock:
             self.running[proc] = (family, name, time.perf_counter() if now is None else now)
 
     def end(self, proc, cpu=None, now=None) -> str:
+        """Process ``proc`` is done with its entry point: the line that says so."""
         now = time.perf_counter() if now is None else now
         with self.lock:
             family, name, t = self.running.pop(proc)
@@ -119,6 +121,7 @@ class Board:
         return f"{proc} {family}: {name} done in {clock(now - t)}{tail}"
 
     def line(self, now=None) -> str:
+        """The ticking line: elapsed time, then what each process compiles and for how long."""
         now = time.perf_counter() if now is None else now
         with self.lock:
             parts = [f"{p} {fam}: {name} {clock(now - t)}"

@@ -312,7 +312,8 @@ for col, label, title, lower, log, cap in [
     ("p_out_on_opening", "chance per hand", "Hand won by going out on the opening (x2)",
      False, False, "Chance a hand is won by going out in the opening turn, which doubles "
      "every other seat's penalty (R12)."),
-    ("p_void", "chance per deal", "Void deals: the stock ran out twice (R13)", True, False,
+    ("p_void", "chance per deal (logit scale)", "Void deals: the stock ran out twice (R13)",
+     True, "logit",
      "Share of deals that are void (the stock ran out twice) and must be dealt again."),
     ("mean_attempts", "deals per scored hand (log scale)",
      "Deals until a hand is scored (void ones dealt again, R13)", True, True,

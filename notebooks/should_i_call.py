@@ -175,11 +175,21 @@ display(Markdown(
 # it), by the called card's own penalty.
 
 # %%
+def drawn_contracts(table):
+    """The contracts with at least one cell that is not thin (a panel worth drawing)."""
+    return [h for h in CONTRACTS if not table[(table["hand"] == h) & ~table["thin"]].empty]
+
+
 def small_multiples(table, x, series, title, xlabel, xticks=None):
-    """One panel per contract: ``table`` rows (hand, x, series...) with d_penalty intervals."""
-    fig, axes = plt.subplots(3, 3, figsize=(12.8, 9.5))
+    """One panel per contract with something to draw (:func:`drawn_contracts`): ``table``
+    rows (hand, x, series...) with d_penalty intervals; no empty panels."""
+    shown = drawn_contracts(table) or list(CONTRACTS)[:1]
+    ncols = min(3, len(shown))
+    nrows = -(-len(shown) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.3 * ncols, 3.2 * nrows + 0.8),
+                             squeeze=False)
     colors = plt.get_cmap("tab10")
-    for ax, (h, name) in zip(axes.flat, CONTRACTS.items(), strict=False):
+    for ax, (h, name) in zip(axes.flat, [(h, CONTRACTS[h]) for h in shown], strict=False):
         t = table[table["hand"] == h]
         for k, (label, g) in enumerate(t.groupby(series, observed=True, sort=True)):
             g = g.sort_values(x)
@@ -200,6 +210,8 @@ def small_multiples(table, x, series, title, xlabel, xticks=None):
             ax.set_xticks(range(len(xticks)), xticks, fontsize=8)
             ax.set_xlim(-0.5, len(xticks) - 0.5)
         ax.grid(alpha=0.3)
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
     for ax in axes[-1]:
         ax.set_xlabel(xlabel)
     for ax in axes[:, 0]:
@@ -229,11 +241,15 @@ by_card.to_csv(out / "call_value_by_card.csv", index=False)
 fig = small_multiples(by_card, "card_bin", "kind",
                       "Value of a useful call by the called card's penalty",
                       "penalty of the called card (R1)", xticks=pen_names)
+left_out = [h for h in CONTRACTS if h not in drawn_contracts(by_card)]
 plots.show(fig, out, "call_value_by_card",
            "Useful calls (the card cuts the cards still needed, and the contract is not yet "
            "complete) by the called card's own penalty (R1): call minus pass, points, 95% "
            "intervals clustered by deal; lower is better for calling. Cells with fewer than "
-           f"{A.THIN_DECISIONS} decisions or {A.THIN_DEALS} deals are not drawn.")
+           f"{A.THIN_DECISIONS} decisions or {A.THIN_DEALS} deals are not drawn"
+           + (f"; hand{'s' if len(left_out) > 1 else ''} {A.join_words(left_out)} "
+              f"ha{'ve' if len(left_out) > 1 else 's'} no such cell and no panel."
+              if left_out else "."))
 
 # %% [markdown]
 # ### Taking the discard, by whether the card helps
