@@ -154,10 +154,26 @@ _PROBE = """<script>
     return r.height > 0 && r.width > 0 && s.visibility !== "hidden" && s.display !== "none"
       && (c.textContent || "").trim().length > 0;
   });
+  // a table wider than the column that holds it (the nearest ancestor that clips or scrolls,
+  // else the page): its right part is cut off or needs a sideways scroll
+  var wide = [];
+  Array.prototype.slice.call(document.querySelectorAll("table")).forEach(function (t) {
+    var box = t.parentElement;
+    while (box && box !== document.body) {
+      var o = getComputedStyle(box).overflowX;
+      if (o !== "visible") break;
+      box = box.parentElement;
+    }
+    var room = box ? box.clientWidth : window.innerWidth;
+    if (t.getBoundingClientRect().width > room + 1) {
+      var c = t.querySelector("caption");
+      wide.push((c ? c.textContent : "a table").trim().slice(0, 60));
+    }
+  });
   var out = {width: document.documentElement.scrollWidth, view: window.innerWidth,
              tables: document.querySelectorAll("table").length,
              figures: document.querySelectorAll("figure").length,
-             captions: caps.length, shown: shown.length};
+             captions: caps.length, shown: shown.length, wide: wide};
   var pre = document.createElement("pre");
   pre.id = "kalooki-probe";
   pre.textContent = JSON.stringify(out);
@@ -185,6 +201,7 @@ def _check_in_browser(folder: Path, tmp: Path):
         f = _browser_facts(page, tmp)
         assert f["width"] <= f["view"] == 1280, f"{page.name} scrolls sideways: {f}"
         assert f["captions"] == f["shown"] >= f["tables"] + f["figures"], f"{page.name}: {f}"
+        assert not f["wide"], f"{page.name}: tables wider than their column: {f['wide']}"
 
 
 @needs_chromium
@@ -203,7 +220,10 @@ def test_browser_check_bites(tmp_path):
     pages_dir.mkdir()
     ok = ('<table><caption>Hands</caption><tr><td>1</td></tr></table>'
           '<figure><img alt="x"><figcaption>A chart</figcaption></figure>')
+    clipped = ('<div style="width:400px;overflow-x:hidden"><table><caption>Clipped</caption>'
+               '<tr><td style="min-width:900px">x</td></tr></table></div>')
     for name, body in [("wide", ok + '<div style="width:2000px">wide</div>'),
+                       ("clipped", ok + clipped),
                        ("hidden", '<table><caption style="display:none">Hands</caption>'
                                   '<tr><td>1</td></tr></table>')]:
         (pages_dir / f"{name}.html").write_text(f"<html><body>{body}</body></html>")
