@@ -298,3 +298,17 @@ def test_contract_table_names_the_columns_with_intervals_as_its_csv_has_them(pag
     for words, col in [("void deals", "p_void_deal"), ("the losers' penalty", "losers_penalty"),
                        ("won on the opening", "p_out_on_opening")]:
         assert (words in said) == ({f"{col}_lo", f"{col}_hi"} <= set(t.columns)), words
+
+
+def test_teaching_answers_are_worked_and_counts_agree_with_their_nouns(pages):
+    # issue 30: "1 mistakes"; answers that were bare checks
+    page = pages / "teaching_probability.html"
+    if not page.exists():
+        pytest.skip("teaching_probability not in this build")
+    html_text = page.read_text(encoding="utf-8")
+    answers = re.findall(r"<details><summary><b>Worked answer</b>.*?</details>", html_text,
+                         flags=re.S)
+    assert len(answers) == 6 and all(a.count("<li>") >= 3 for a in answers)
+    text = _page_text(page)
+    assert not re.search(r"\b1 \**(mistakes|decisions|cards|calls|runs|deals)\b", text)
+    assert "`action`" not in text and "of `d_value`" not in text
