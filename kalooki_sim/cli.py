@@ -173,14 +173,19 @@ _POLICIES_HELP = ("one preset for every seat, or one per seat, comma-separated (
                   "never-call, call-<k>, hold-for-double, expert, search)")
 
 
-def _add_output(p) -> None:
+def _add_output(p, force: bool = True) -> None:
     p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
-                   help="print the table as CSV (or write it to FILE)")
+                   help="print the table as CSV (or write it to FILE; an existing FILE only "
+                        "with --force)")
+    if force:  # simulate has its own --force, which also covers these files
+        p.add_argument("--force", action="store_true",
+                       help="overwrite the files --csv, --plot or --out name if they exist")
 
 
 def _add_plot(p, what: str) -> None:
     p.add_argument("--plot", default=None, metavar="FILE.png",
-                   help=f"also draw {what} as a PNG to FILE.png (default: no chart)")
+                   help=f"also draw {what} as a PNG to FILE.png (default: no chart; an "
+                        "existing file only with --force)")
 
 
 def _plot(args, chart, data) -> None:
@@ -201,6 +206,13 @@ def _add_deal(p, whole: str) -> None:
     p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
     p.add_argument("--hand", type=int, default=None, metavar="H",
                    help=f"the hand number (default: {whole})")
+
+
+def _hand(args) -> int:
+    """The ``hand=`` of :func:`~kalooki_sim.trace` from ``--hand``: hand 1 when the whole game
+    is replayed (``--hand`` not given); any number given, 0 too, goes to the API, which refuses
+    a number outside the schedule (``0`` is not hand 1)."""
+    return 1 if args.hand is None else args.hand
 
 
 def _add_quiet(p) -> None:
@@ -251,6 +263,7 @@ def cmd_simulate(args) -> int:
 
     if args.resume and args.force:
         raise UsageError("--resume and --force exclude each other; give one")
+    _at_least("--games", args.games, 1)
     hand = None if not args.hand else (args.hand[0] if len(args.hand) == 1 else args.hand)
     run = simulate(args.games, hand=hand, policies=_policies(args.policies), seed=args.seed,
                    rules=rules_from(args), out=args.out, summary_only=args.summary_only,
@@ -277,7 +290,7 @@ def cmd_replay(args) -> int:
     """``kalooki replay``."""
     from .engine.trace import trace
 
-    t = trace(args.seed, game=args.game, hand=args.hand or 1, policies=_policies(args.policies),
+    t = trace(args.seed, game=args.game, hand=_hand(args), policies=_policies(args.policies),
               rules=rules_from(args), whole_game=args.hand is None)
     if args.csv is not None:
         import pandas as pd
@@ -438,13 +451,11 @@ def cmd_review(args) -> int:
 
     review = _api("review")
     if args.out is not None:
-        from .game._checks import check_writable_file
-
         if not str(args.out).lower().endswith((".html", ".htm")):
             raise UsageError(f"--out {args.out!r} is not allowed; give a file name ending in "
                              ".html")
-        check_writable_file("--out", args.out)
-    t = trace(args.seed, game=args.game, hand=args.hand or 1, policies=_policies(args.policies),
+        _new_file(args, "--out", args.out)
+    t = trace(args.seed, game=args.game, hand=_hand(args), policies=_policies(args.policies),
               rules=rules_from(args), whole_game=args.hand is None)
     table = review(t, args.seat, rollouts=args.rollouts, objective=args.objective,
                    policies=_policies(args.rollout_policies), seed=args.rollout_seed,
@@ -461,7 +472,7 @@ def cmd_review(args) -> int:
     if args.out is not None:
         from .report.review_page import review_html
 
-        where = f"game {args.game}" + (f", hand {args.hand}" if args.hand else "")
+        where = f"game {args.game}" + ("" if args.hand is None else f", hand {args.hand}")
         page = review_html(t, args.seat, table,
                            title=f"Review of seat {args.seat}: seed {args.seed}, {where}")
         with open(args.out, "w", encoding="utf-8") as f:
@@ -476,8 +487,11 @@ def cmd_report(args) -> int:
     import contextlib
     import io
 
+    from .game._checks import check_writable_dir
     from .report import publish as report
 
+    if args.out is not None:  # before minutes of notebooks, not after them
+        check_writable_dir("--out", args.out, "a directory you can write (new, or a report's)")
     argv = ["--out", args.out] if args.out else []
     with contextlib.redirect_stdout(io.StringIO()) if args.quiet else contextlib.nullcontext():
         report.main(argv + (["--tiny"] if args.tiny else []))
@@ -531,8 +545,8 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
   kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
   kalooki review --seed 1 --hand 6 --seat 2 --policies expert,greedy,greedy,greedy --csv
 
-how long (measured on 2 cores shared with other work, 2026-12-01): hand 9 of --seed 1 (28
-decisions of seat 0, two attempts) took 9 s at 200 rollouts per decision.""",
+how long (measured on 2 cores shared with other work, 2026-12-02): hand 9 of --seed 1 (14
+decisions of seat 0, one deal) took 15 s at 200 rollouts per decision.""",
     "report": """examples:
   kalooki report                 # executes the notebooks and writes reports/ (minutes)
   kalooki report --tiny --out /tmp/report""",
@@ -563,7 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
              "Play --games games (or only the --hand numbers of each) in chunks, writing each "
              "chunk's per-seat rows to Parquet and exact aggregates (counts, sums, sums of "
              "squares, histograms) to a summary; resumable, and runnable on a dask cluster.")
-    p.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="games to play (>= 1)")
     p.add_argument("--hand", type=int, action="append", metavar="H",
                    help="play only hand number H of each game (repeatable; default: whole "
                         "games)")
@@ -580,13 +594,14 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--resume", action="store_true",
                       help="DIR holds this run: continue it (or read it back if finished)")
     mode.add_argument("--force", action="store_true",
-                      help="DIR holds a run: delete its files and start again")
+                      help="DIR holds a run: delete its files and start again; and overwrite "
+                           "the files --csv and --plot name if they exist")
     p.add_argument("--cluster", default=None, metavar="local[:N]|tcp://HOST:PORT",
                    help="run the chunks on a dask LocalCluster of N workers, or on the "
                         "scheduler at HOST:PORT")
     p.add_argument("--chunk-games", type=int, default=None, metavar="N",
                    help="games per chunk (default: about 100,000 hands per chunk)")
-    _add_output(p)
+    _add_output(p, force=False)
     _add_plot(p, "the mean penalty per hand with 95%% intervals")
     add_rules_flags(p)
 
@@ -720,7 +735,16 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-COMPILING = "kalooki: compiling the engine (once, about a minute)…"
+def _compiling() -> str:
+    from .warmup import COLD_CPU, clock
+
+    return (f"kalooki: compiling the kernels this command needs (once, then cached; up to "
+            f"{clock(sum(COLD_CPU.values()))} of one core's time when nothing is cached: "
+            "'make compile' does them all beforehand, two at a time)…")
+
+
+#: the note shown when a command's first call compiles (times measured, see warmup.COLD_CPU)
+COMPILING = _compiling()
 
 
 def _compile_note(quiet: bool):
@@ -804,19 +828,26 @@ def main(argv=None) -> int:
         return _main(args, prog)
 
 
+def _new_file(args, flag: str, path) -> None:
+    """Refuse (before the run, not after it) a file ``flag`` cannot write, or one that exists
+    unless ``--force`` is given: a file is not overwritten without a word."""
+    from .game._checks import check_writable_file, not_allowed
+
+    check_writable_file(flag, path)
+    if os.path.exists(path) and not getattr(args, "force", False):
+        raise UsageError(not_allowed(flag, str(path), "a new file name, or --force to overwrite "
+                                     "it", "it exists"))
+
+
 def _main(args, prog) -> int:
     try:
         if getattr(args, "csv", None) not in (None, "-"):
-            from .game._checks import check_writable_file
-
-            check_writable_file("--csv", args.csv)   # before the run, not after it
+            _new_file(args, "--csv", args.csv)
         if getattr(args, "plot", None) is not None:
-            from .game._checks import check_writable_file
-
             if not str(args.plot).lower().endswith(".png"):
                 raise UsageError(f"--plot {args.plot!r} is not allowed; give a file name "
                                  "ending in .png")
-            check_writable_file("--plot", args.plot)
+            _new_file(args, "--plot", args.plot)
         with _compile_note(args.quiet or args.command == "rules"), \
                 _stderr_notes(prog, args.quiet):
             return args.func(args)

@@ -20,9 +20,9 @@
 # the contract closer) play every contract many times at 3 to 6 players. We measure how often
 # the deal alone already lays the contract, how fast seats open, how often a hand is won on
 # the opening (which doubles everyone's penalty), how often the stock runs out twice (a void
-# hand, dealt again by the same dealer, R13), and what the losers pay. Every figure carries a
-# 95% confidence interval with the deal as the unit; "most" and "least" are said only when a
-# rank interval allows it.
+# hand, dealt again by the same dealer, R13), and what the losers pay. A figure marked [95%]
+# carries a 95% confidence interval with the deal as the unit (each table's caption or heading
+# says which do); "most" and "least" are said only when a rank interval allows it.
 #
 # The card fixes one 108-card pack for 3-6 players; the encyclopedia article has tables use
 # "two or more decks, according to the number of players" (V1). At 5 and 6 players both are
@@ -134,14 +134,19 @@ def turn_text(m, lo=None, hi=None):
 # players. The chance the deal alone lays the contract is per seat; the opening turn is the
 # seat's own turn (censoring-aware, see below); void deals are deals the stock ran out on
 # twice (dealt again, R13); the losers' penalty is the mean of the seats that did not go out;
-# a hand won on the opening doubles it (R12). Every column, with its interval, is in
-# `contract_table.csv`.
+# a hand won on the opening doubles it (R12).
 
 # %%
 ct, med_draws = A.contract_table(df[df["pack"] == "card"], deals[deals["pack"] == "card"],
                                  dealt=pdt, players=P4, n_boot=n_boot, seed=seed,
                                  return_draws=True)
 ct.to_csv(out / "contract_table.csv", index=False)
+display(Markdown(A.interval_sentence(ct, {
+    "difficulty_rank": "the difficulty rank", "p_dealt": "the deal already lays it (its "
+    "interval is in p_dealt.csv)", "median_open_turn": "the median own turn to open",
+    "p_open_by_turn_10": "opened by own turn 10", "p_void_deal": "void deals",
+    "losers_penalty": "the losers' penalty", "p_out_on_opening": "won on the opening",
+    "turns": "table turns per hand"}, "contract_table.csv")))
 
 
 def rank_text(r):
@@ -153,17 +158,20 @@ def rank_text(r):
 plots.table(pd.DataFrame({
     "hand": ct["hand"], "contract": ct["contract"],
     "difficulty rank [95% interval]": [rank_text(r) for r in ct.itertuples()],
-    "deal already lays it [95%]": [plots.pct_ci(r.p_dealt, r.lo, r.hi, 2)
+    "deal already lays it [95%]": [plots.pct_ci(r.p_dealt, r.lo, r.hi, 2, n=r.deals)
                                    for r in pdt.set_index("hand").loc[ct["hand"]].itertuples()],
     "median own turn to open [95%]": [turn_text(r.median_open_turn, r.median_open_turn_lo,
                                                 r.median_open_turn_hi)
                                       for r in ct.itertuples()],
     "opened by own turn 10": [plots.pct(p) for p in ct["p_open_by_turn_10"]],
-    "void deals": [plots.pct(p) for p in ct["p_void_deal"]],
+    "void deals [95%]": [plots.pct_ci(r.p_void_deal, r.p_void_deal_lo, r.p_void_deal_hi)
+                         for r in ct.itertuples()],
     "losers' penalty, points [95%]": [plots.num_ci(r.losers_penalty, r.losers_penalty_lo,
                                                    r.losers_penalty_hi)
                                       for r in ct.itertuples()],
-    "won on the opening (x2)": [plots.pct(p) for p in ct["p_out_on_opening"]],
+    "won on the opening (x2) [95%]": [plots.pct_ci(r.p_out_on_opening, r.p_out_on_opening_lo,
+                                                   r.p_out_on_opening_hi)
+                                      for r in ct.itertuples()],
     "table turns per hand": [f"{t:.0f}" for t in ct["turns"]],
 }), f"The contract table: {P4} players, the card's pack, greedy players "
     f"({int(table.loc[(table['pack'] == 'card') & (table['players'] == P4), 'hands'].min()):,}"
@@ -304,7 +312,8 @@ for col, label, title, lower, log, cap in [
     ("p_out_on_opening", "chance per hand", "Hand won by going out on the opening (x2)",
      False, False, "Chance a hand is won by going out in the opening turn, which doubles "
      "every other seat's penalty (R12)."),
-    ("p_void", "chance per deal", "Void deals: the stock ran out twice (R13)", True, False,
+    ("p_void", "chance per deal (logit scale)", "Void deals: the stock ran out twice (R13)",
+     True, "logit",
      "Share of deals that are void (the stock ran out twice) and must be dealt again."),
     ("mean_attempts", "deals per scored hand (log scale)",
      "Deals until a hand is scored (void ones dealt again, R13)", True, True,
@@ -374,7 +383,7 @@ plots.details(pd.DataFrame({
     "void deals": [plots.pct_ci(r.p_void, r.p_void_lo, r.p_void_hi)
                    for r in table.itertuples()],
     "deals per scored hand": [plots.num_ci(r.mean_attempts, r.mean_attempts_lo,
-                                           r.mean_attempts_hi, 2) for r in table.itertuples()],
+                                           r.mean_attempts_hi) for r in table.itertuples()],
     "losers' penalty (points)": [plots.num_ci(r.loser_penalty, r.loser_penalty_lo,
                                               r.loser_penalty_hi) for r in table.itertuples()],
 }), "Every contract, player count and pack", csv="contract_difficulty.csv")

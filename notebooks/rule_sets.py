@@ -112,8 +112,10 @@ for ax, (m, label) in zip(axes, (("turns", "table turns per hand"),
     ax.set_xlabel("hand (contract)")
     ax.set_ylabel(f"change in {label}")
     ax.grid(alpha=0.3)
-axes[0].legend(fontsize=8, loc="best")
-fig.tight_layout()
+# the legend below the panels: inside an axes it hid a point
+handles, labels = axes[0].get_legend_handles_labels()
+fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=9, frameon=False)
+fig.tight_layout(rect=(0, 0.08, 1, 1))
 plots.show(fig, out, "rule_sets",
            "Each variant minus the card's rules on the same deals, per contract, 95% intervals: "
            "how much longer hands last (left) and what the losers pay (right).")

@@ -156,6 +156,7 @@ plots.show(fig, out, "take_chart",
 # page's minimum are left blank.
 
 # %%
+runs.to_csv(out / "call_chart_runs.csv", index=False)
 show(runs, caption="What the chart rests on, per contract: deals played and decisions "
      "branched (each played both ways)", digits=3)
 display(Markdown(
@@ -174,11 +175,21 @@ display(Markdown(
 # it), by the called card's own penalty.
 
 # %%
+def drawn_contracts(table):
+    """The contracts with at least one cell that is not thin (a panel worth drawing)."""
+    return [h for h in CONTRACTS if not table[(table["hand"] == h) & ~table["thin"]].empty]
+
+
 def small_multiples(table, x, series, title, xlabel, xticks=None):
-    """One panel per contract: ``table`` rows (hand, x, series...) with d_penalty intervals."""
-    fig, axes = plt.subplots(3, 3, figsize=(12.8, 9.5))
+    """One panel per contract with something to draw (:func:`drawn_contracts`): ``table``
+    rows (hand, x, series...) with d_penalty intervals; no empty panels."""
+    shown = drawn_contracts(table) or list(CONTRACTS)[:1]
+    ncols = min(3, len(shown))
+    nrows = -(-len(shown) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.3 * ncols, 3.2 * nrows + 0.8),
+                             squeeze=False)
     colors = plt.get_cmap("tab10")
-    for ax, (h, name) in zip(axes.flat, CONTRACTS.items(), strict=False):
+    for ax, (h, name) in zip(axes.flat, [(h, CONTRACTS[h]) for h in shown], strict=False):
         t = table[table["hand"] == h]
         for k, (label, g) in enumerate(t.groupby(series, observed=True, sort=True)):
             g = g.sort_values(x)
@@ -199,6 +210,8 @@ def small_multiples(table, x, series, title, xlabel, xticks=None):
             ax.set_xticks(range(len(xticks)), xticks, fontsize=8)
             ax.set_xlim(-0.5, len(xticks) - 0.5)
         ax.grid(alpha=0.3)
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
     for ax in axes[-1]:
         ax.set_xlabel(xlabel)
     for ax in axes[:, 0]:
@@ -228,11 +241,15 @@ by_card.to_csv(out / "call_value_by_card.csv", index=False)
 fig = small_multiples(by_card, "card_bin", "kind",
                       "Value of a useful call by the called card's penalty",
                       "penalty of the called card (R1)", xticks=pen_names)
+left_out = [h for h in CONTRACTS if h not in drawn_contracts(by_card)]
 plots.show(fig, out, "call_value_by_card",
            "Useful calls (the card cuts the cards still needed, and the contract is not yet "
            "complete) by the called card's own penalty (R1): call minus pass, points, 95% "
            "intervals clustered by deal; lower is better for calling. Cells with fewer than "
-           f"{A.THIN_DECISIONS} decisions or {A.THIN_DEALS} deals are not drawn.")
+           f"{A.THIN_DECISIONS} decisions or {A.THIN_DEALS} deals are not drawn"
+           + (f"; hand{'s' if len(left_out) > 1 else ''} {A.join_words(left_out)} "
+              f"ha{'ve' if len(left_out) > 1 else 's'} no such cell and no panel."
+              if left_out else "."))
 
 # %% [markdown]
 # ### Taking the discard, by whether the card helps
@@ -255,18 +272,22 @@ show(take_map[["contract", "effect", "decisions", "deals", "d_penalty", "d_penal
 
 # %% [markdown]
 # ### Tuned call policies
-#
-# The `expert` preset calls only when the contract would then need at most 3 more cards.
-# `kalooki_sim.tuning` searched the call parameters per contract against a field of expert and
-# greedy opponents (4 players, the candidate in every seat, the same deals for every candidate),
-# with successive halving so the deals went to the contenders, then confirmed the winner on
-# fresh deals. The table is the committed result (`python -m kalooki_sim.tuning`; its command and
-# run time are in the CSV's header).
 
 # %%
 from kalooki_sim.players import tuning
 
 tuned = tuning.tuned_table()
+# the committed table, published with its header (command, wall time, field) as # lines
+plots.write_csv(tuned, out / "tuned_calls.csv", tuned.attrs["header"])
+display(Markdown(
+    f"The `expert` preset calls only when the contract would then need at most "
+    f"{plots.count(ks.preset('expert').call_max_need, 'more card')} (`call_max_need="
+    f"{ks.preset('expert').call_max_need}`). `kalooki_sim.tuning` searched the call parameters "
+    "per contract against a field of expert and greedy opponents (4 players, the candidate in "
+    "every seat, the same deals for every candidate), with successive halving so the deals "
+    "went to the contenders, then confirmed the winner on fresh deals. The table is the "
+    "committed result (`python -m kalooki_sim.tuning`), in tuned_calls.csv with its command "
+    "and wall time in the header's `#` lines."))
 tuned["contract"] = tuned["hand"].map(CONTRACTS)
 # Holm over the nine confirmations: is the tuned rule better than expert's in this contract?
 p = A.p_from_ci(tuned["gain"], tuned["gain_lo"], tuned["gain_hi"], alternative="less")
@@ -283,7 +304,7 @@ show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
 game_lines = [h for h in tuned.attrs["header"] if h.startswith("nine-hand games")]
 text = A.tuned_sentence(tuned, ks.preset("expert").call_max_need)
 headlines.append(text.split(" Every adopted")[0])
-text += "".join(f" In {line[0].lower()}{line[1:]}." for line in game_lines)
+text += "".join(" " + A.tuned_games_sentence(line) for line in game_lines)
 display(Markdown(text))
 
 # %% [markdown]
@@ -295,13 +316,14 @@ display(Markdown(text))
 # was played against three experts on the same deals, in every seat in turn. Where it pays
 # fewer points, the expert's rule (and so the chart's table) leaves points behind. The table
 # is committed with the package (`python -m kalooki_sim.analysis.search_gap`; its command, wall
-# time and machine are in the CSV's header), because it costs about an hour of two cores.
+# time and machine are in search_vs_expert.csv's header, the `#` lines), because it costs
+# about an hour of two cores.
 
 # %%
 from kalooki_sim.analysis import search_gap
 
 gap = search_gap.search_table()
-gap.to_csv(out / "search_vs_expert.csv", index=False)
+plots.write_csv(gap, out / "search_vs_expert.csv", gap.attrs["header"])
 gap["contract"] = gap["hand"].map(CONTRACTS)
 show(gap[["contract", "deals", "d_penalty", "d_penalty_lo", "d_penalty_hi"]],
      caption="Search minus expert, points per hand (below 0: search pays fewer), "
@@ -332,11 +354,25 @@ EXAMPLES = [
 ]
 for i, (title, sit) in enumerate(EXAMPLES, 1):
     a = ks.advise(**sit, policies=policies, rollouts=rollouts, seed=seed + i, rules=rules)
-    facts = ", ".join(f"{k} = {v}" for k, v in a.situation.items()
-                      if k not in ("hidden", "buried_unknown"))
+    facts = A.situation_sentence(a.situation)
     display(Markdown(f"### Example {i}. {title}\n\n*Situation:* {facts}.\n\n"
                      f"**{a.recommendation}**"))
-    show(a.table, digits=3, caption=f"Example {i}: {a.rollouts:,} paired rollouts")
+    a.table.to_csv(out / f"advisor_example_{i}.csv", index=False)
+    t = a.table
+    plots.table(pd.DataFrame({
+        "action": t["action"],
+        "your penalty, points [95%]": [plots.num_ci(*r) for r in zip(
+            t["penalty"], t["penalty_lo"], t["penalty_hi"], strict=True)],
+        "against the table, points [95%]": [plots.num_ci(*r, signed=True) for r in zip(
+            t["relative"], t["relative_lo"], t["relative_hi"], strict=True)],
+        "you go out [95%]": [plots.pct_ci(*r, n=n) for *r, n in zip(
+            t["out"], t["out_lo"], t["out_hi"], t["rollouts"], strict=True)],
+        "doubled [95%]": [plots.pct_ci(*r, n=n) for *r, n in zip(
+            t["doubled"], t["doubled_lo"], t["doubled_hi"], t["rollouts"], strict=True)],
+        "void [95%]": [plots.pct_ci(*r, n=n) for *r, n in zip(
+            t["void"], t["void_lo"], t["void_hi"], t["rollouts"], strict=True)]}),
+        f"Example {i}: {a.rollouts:,} paired rollouts (every column in "
+        f"advisor_example_{i}.csv)")
 
 # %% [markdown]
 # ## Method: how much does the pairing sharpen the answer?

@@ -48,12 +48,14 @@ def stream(i: int) -> int:
     return int(np.random.SeedSequence([seed, i]).generate_state(1)[0])
 
 
-def check(ok: bool, what: str):
-    """Show the exercise's answer behind a click (``<details>``); fail the page if it is
-    wrong."""
+def check(ok: bool, what: str, steps=()):
+    """Show the exercise's worked solution (``steps``, computed from this page's numbers) and
+    its result behind a click (``<details>``); fail the page if the result is wrong."""
     head = "Checked" if ok else "Check failed"
-    display(HTML(f"<details><summary><b>Answer</b> (click to open)</summary><p><b>{head}:</b> "
-                 f"{html.escape(what)}</p></details>"))
+    worked = "".join(f"<li>{html.escape(x)}</li>" for x in steps)
+    display(HTML("<details><summary><b>Worked answer</b> (click to open)</summary>"
+                 + (f"<ol>{worked}</ol>" if worked else "")
+                 + f"<p><b>{head}:</b> {html.escape(what)}</p></details>"))
     assert ok, what
 
 
@@ -63,7 +65,7 @@ n_path = min(deals, 20_000)  # deals per independent run, lesson 3
 n_pair = max(200, min(deals // 250, 4000))  # deal sequences, lesson 4
 n_dec = max(20, min(deals // 10_000, 150))  # deals searched for calls, lesson 5
 n_rev = max(40, min(deals // 5_000, 200))  # paired rollouts per decision, lesson 6
-plots.table(pd.DataFrame({
+plots.table(sizes := pd.DataFrame({
     "lesson": ["1. Counting a deal exactly", "2. Outs and the hypergeometric law",
                "3. What a confidence interval promises", "4. Comparing on the same deals",
                "5. The expected value of a call", "6. Reading a game review"],
@@ -74,6 +76,7 @@ plots.table(pd.DataFrame({
                         f"{n_dec:,} deals, every chance to call played both ways",
                         f"one hand; {n_rev:,} sampled deals of the hidden cards per decision"]}),
     "How many deals each lesson uses")
+sizes.to_csv(out / "teaching_sizes.csv", index=False)
 
 
 # %% [markdown]
@@ -141,7 +144,16 @@ for deal in itertools.combinations(pack, 5):
 answer = Fraction(good, 2002)
 check(answer == _exact._group_deal_fraction(1, 5, 3, 4, 2),
       f"listing all 2,002 deals gives {answer} = {float(answer):.4f}, the same as counting "
-      "rank by rank.")
+      "rank by rank.",
+      ["A deal holds a group when some rank has 3 or 4 of its cards, or a rank has 2 and a "
+       "joker stands in for the third.",
+       f"List all C(14, 5) = 2,002 deals of 5 cards and test each: {good:,} of them hold a "
+       "group.",
+       f"The chance is {good:,} / 2,002 = {answer} ≈ {float(answer):.4f} (every deal is "
+       "equally likely).",
+       "Rank by rank: for each way to split the 5 cards among the 3 ranks and the jokers, "
+       "multiply the ways to choose them (C(4, n) per rank, C(2, j) for the jokers), and add "
+       "the splits that hold a group; it gives the same fraction."])
 
 # %% [markdown]
 # ## Lesson 2. "How many outs do I have?" The hypergeometric law on a real hand
@@ -158,6 +170,7 @@ need = ks.cards_needed(hand, 1)
 o = ks.outs(hand, 1)
 k = int(o["unseen"].sum())
 unseen = 108 - 9
+o.to_csv(out / "teaching_outs_of_hand.csv", index=False)
 plots.table(pd.DataFrame({"card": o["card"], "copies unseen": o["unseen"],
                           "cards still needed after it": o["needed_after"]}),
             f"Outs of {hand} for hand 1 (needs {need} more cards)")
@@ -193,7 +206,14 @@ check(abs(float(answer) - stats.hypergeom.pmf(0, unseen, k, 3)) < 1e-12
       and abs(1 - float(answer) - exact[2]) < 1e-12,
       f"({unseen - k}/{unseen})({unseen - k - 1}/{unseen - 1})({unseen - k - 2}/{unseen - 2}) "
       f"= {float(answer):.4f}, the hypergeometric chance of no out in "
-      "three draws, and 1 minus it is the chance above.")
+      "three draws, and 1 minus it is the chance above.",
+      [f"{unseen} cards are unseen and {k} of them are outs, so {unseen - k} are not.",
+       f"The first draw misses with probability {unseen - k}/{unseen}; given that, {unseen - 1} "
+       f"cards remain, {unseen - k - 1} of them misses, so the second misses with "
+       f"{unseen - k - 1}/{unseen - 1}; the third with {unseen - k - 2}/{unseen - 2}.",
+       f"Multiply: {answer} ≈ {float(answer):.4f}.",
+       f"At least one out in three draws is the complement, 1 − {float(answer):.4f} = "
+       f"{1 - float(answer):.4f}, the exact value in the table above for 3 draws."])
 
 # %% [markdown]
 # ## Lesson 3. "Can I trust the simulation?" What a confidence interval promises
@@ -246,6 +266,12 @@ for j in range(paths):
 _, fl, fh = A.wilson(fixed, paths)
 _, pl, ph = A.wilson(ever_pw, paths)
 _, cl, ch = A.wilson(ever_cs, paths)
+pd.DataFrame({"event": ["holds at the last checkpoint", "pointwise misses somewhere",
+                        "sequence misses somewhere"], "runs": paths,
+              "count": [fixed, ever_pw, ever_cs], "share": [fixed / paths, ever_pw / paths,
+                                                            ever_cs / paths],
+              "lo": [fl, pl, cl], "hi": [fh, ph, ch]}).to_csv(out / "teaching_runs.csv",
+                                                              index=False)
 plots.table(pd.DataFrame({
     "over independent runs of the simulation": [
         f"pointwise interval holds at the last checkpoint ({n_path:,} deals)",
@@ -274,7 +300,15 @@ display(Markdown(
 lo_ok, hi_ok = stats.binom.ppf([0.0005, 0.9995], paths, 0.95)
 check(lo_ok <= fixed <= hi_ok,
       f"{fixed} of {paths} runs held at the fixed checkpoint; Binomial({paths}, 0.95) puts "
-      f"99.9% of its mass between {lo_ok:.0f} and {hi_ok:.0f}.")
+      f"99.9% of its mass between {lo_ok:.0f} and {hi_ok:.0f}.",
+      [f"Each run's interval at its last checkpoint holds with probability 0.95, and the "
+       f"runs are independent, so the number that hold is Binomial({paths}, 0.95).",
+       f"Its mean is {paths} × 0.95 = {0.95 * paths:.1f}; its standard deviation "
+       f"√({paths} × 0.95 × 0.05) = {np.sqrt(paths * 0.95 * 0.05):.1f}.",
+       f"So about {0.95 * paths:.0f} runs should hold, give or take "
+       f"{2 * np.sqrt(paths * 0.95 * 0.05):.0f} (two standard deviations); 99.9% of the law "
+       f"lies between {lo_ok:.0f} and {hi_ok:.0f}.",
+       f"Here {fixed} held."])
 
 # %% [markdown]
 # ## Lesson 4. "Is calling better?" Comparing on the same deals
@@ -291,7 +325,7 @@ t, res = A.call_value(n_pair, 2, policies={"never": ks.preset("never-call"),
                                            "call-3, gain 2": A.CALL_POLICIES["call-3, gain 2"]},
                       seed=stream(99), n_boot=200, return_outcomes=True)
 t = t.set_index("policy")
-pair_rows, widths = [], {}
+pair_rows, pair_csv, widths = [], [], {}
 for name in ("call-1", "call-3, gain 2"):
     a, b = res[name]["penalty"], res["never"]["penalty"]
     common = a.index.intersection(b.index)
@@ -300,12 +334,17 @@ for name in ("call-1", "call-3, gain 2"):
     _, ulo, uhi = A.welch_diff(a, b)
     widths[name] = (phi - plo, uhi - ulo, t.loc[name, "vr_penalty"])
     r = t.loc[name]
+    pair_csv.append({"policy": name, "calls": r["calls"], "d_penalty": m, "paired_lo": plo,
+                     "paired_hi": phi, "independent_lo": ulo, "independent_hi": uhi,
+                     "vr_penalty": r["vr_penalty"], "vr_penalty_lo": r["vr_penalty_lo"],
+                     "vr_penalty_hi": r["vr_penalty_hi"], "deal_sequences": len(common)})
     pair_rows.append({
         "policy against never calling": f"{name} ({r['calls']:.2f} calls per hand)",
         "paired on the same deals": plots.num_ci(m, plo, phi, 1, True),
         "as if the deals were independent": plots.num_ci(m, ulo, uhi, 1, True),
         "variance ratio": plots.num_ci(r["vr_penalty"], r["vr_penalty_lo"],
                                        r["vr_penalty_hi"], 2)})
+pd.DataFrame(pair_csv).to_csv(out / "teaching_pairing.csv", index=False)
 plots.table(pd.DataFrame(pair_rows),
             f"Hand 2, change in penalty, points per hand ({len(common):,} deal sequences)")
 rare, often = sorted(("call-1", "call-3, gain 2"), key=lambda n: t.loc[n, "calls"])
@@ -327,7 +366,14 @@ pw, uw, vr1 = widths["call-1"]
 pred = uw / np.sqrt(vr1)
 check(abs(pred - pw) / pw < 0.05,
       f"independent width {uw:.2f} / √{vr1:.2f} = {pred:.2f}, the paired width {pw:.2f} "
-      "(within 5%; the t quantiles differ slightly).")
+      "(within 5%; the t quantiles differ slightly).",
+      [f"For call-1 the interval as if the deals were independent is {uw:.2f} points wide, "
+       f"and the variance ratio (independent over paired variance) is {vr1:.2f}.",
+       "A 95% interval's width is a fixed multiple of the standard error, which is the "
+       "square root of the variance over the number of deals; the deals are the same, so "
+       "the widths scale as the square roots of the variances.",
+       f"Paired width ≈ {uw:.2f} / √{vr1:.2f} = {uw:.2f} / {np.sqrt(vr1):.2f} = {pred:.2f}.",
+       f"The measured paired width is {pw:.2f}: {abs(pred - pw) / pw:.1%} apart."])
 
 # %% [markdown]
 # ## Lesson 5. "Is this call worth it?" The expected value of a call
@@ -348,6 +394,8 @@ calls["the card"] = np.where((calls["needed_before"] - calls["needed_after"]).fi
                              "cuts the cards still needed", "does not")
 ev = value_map(calls, "the card")
 overall = value_map(calls.assign(all="every call"), "all")
+pd.concat([ev, overall.rename(columns={"all": "the card"})]).to_csv(
+    out / "teaching_call_value.csv", index=False)
 plots.table(pd.DataFrame({
     "the called card": list(ev["the card"]) + ["any"],
     "share of chances": [plots.pct(x) for x in ev["decisions"] / len(calls)] + ["100%"],
@@ -365,7 +413,16 @@ plots.table(pd.DataFrame({
 weighted = float((ev["d_penalty"] * ev["decisions"]).sum() / ev["decisions"].sum())
 check(abs(weighted - overall["d_penalty"].iat[0]) < 1e-9,
       f"weighted average of the two cases {weighted:.3f} = the mean over every chance "
-      f"{overall['d_penalty'].iat[0]:.3f} points.")
+      f"{overall['d_penalty'].iat[0]:.3f} points.",
+      [f"Of the {int(ev['decisions'].sum()):,} chances to call, "
+       + " and ".join(f"{int(r.decisions):,} ({r.decisions / ev['decisions'].sum():.3f}) "
+                      f"where the card {r[1]}, with mean {r.d_penalty:+.3f} points"
+                      for r in ev.itertuples()) + ".",
+       "E[D] = " + " + ".join(f"{r.decisions / ev['decisions'].sum():.3f} × "
+                              f"({r.d_penalty:+.3f})" for r in ev.itertuples())
+       + f" = {weighted:+.3f} points.",
+       f"The mean of D over every chance to call is {overall['d_penalty'].iat[0]:+.3f}: "
+       "the same, since both are the sum of every D over the number of chances."])
 helps = ev.set_index("the card").loc["cuts the cards still needed"]
 display(Markdown(
     f"A card that brings the contract closer changes the caller's penalty by "
@@ -388,6 +445,7 @@ display(Markdown(
 # %%
 rev_trace = ks.trace(seed=stream(6), game=0, hand=2, policies="expert")
 rev = ks.review(rev_trace, 0, rollouts=n_rev, seed=stream(7))
+rev.to_csv(out / "teaching_review.csv", index=False)
 plots.table(pd.DataFrame({
     "turn": rev["turn"], "decision": rev["decision"], "card": rev["card"],
     "cards needed (before → after)": [
@@ -401,15 +459,18 @@ plots.table(pd.DataFrame({
     "rollouts each")
 counts = rev["verdict"].value_counts()
 display(Markdown(
-    f"Of seat 0's {len(rev)} decisions, {counts.get('good', 0)} were **good**, "
-    f"{counts.get('close', 0)} **close** and {counts.get('mistake', 0)} **mistakes** at this "
+    f"Of seat 0's {len(rev)} decisions, {counts.get('good', 0)} "
+    f"{'was' if counts.get('good', 0) == 1 else 'were'} **good**, "
+    f"{counts.get('close', 0)} **close** and "
+    f"{plots.count(int(counts.get('mistake', 0)), '**mistake**', '**mistakes**')} at this "
     f"many rollouts. More rollouts narrow every interval: some close calls become good or "
     "mistakes, a good one never turns into a mistake unless the first interval missed."))
 
 # %% [markdown]
-# **Exercise 6.** Recompute every verdict from its interval: the seat acted (took or called)
-# when `action` is take or call; acting is better when the whole interval of `d_value` (act
-# minus not) lies below zero.
+# **Exercise 6.** Recompute every verdict of the table from its interval: the seat acted
+# when *what the seat did* is take or call; acting is better when the whole interval of
+# *act − not* lies below zero, not acting when it lies above. (The numbers unrounded are in
+# `teaching_review.csv`: `action`, `d_value`, `d_value_lo`, `d_value_hi`, `verdict`.)
 
 # %%
 acted = rev["action"].isin(["take", "call"])
@@ -417,9 +478,26 @@ better_act = rev["d_value_hi"] < 0
 better_not = rev["d_value_lo"] > 0
 mine = np.where((acted & better_act) | (~acted & better_not), "good",
                 np.where((acted & better_not) | (~acted & better_act), "mistake", "close"))
+ex = rev.iloc[int(np.argmax(mine != "close"))] if (mine != "close").any() else rev.iloc[0]
+ex_acted = ex["action"] in ("take", "call")
+
+
+def better_text(r):
+    return "acting" if r["d_value_hi"] < 0 else "not acting" if r["d_value_lo"] > 0 else "neither"
+
+
 check(bool((mine == rev["verdict"].to_numpy()).all()),
       f"all {len(rev)} verdicts follow from their intervals "
-      f"({', '.join(f'{k} {v}' for k, v in counts.items())}).")
+      f"({', '.join(f'{k} {v}' for k, v in counts.items())}).",
+      ["Read each row's interval of act − not: wholly below zero, acting was better; wholly "
+       "above, not acting was; holding zero, the rollouts cannot tell (close).",
+       "Compare with what the seat did (take or call = acted; draw or pass = did not): the "
+       "better choice made is good, the other one made is a mistake.",
+       f"For example turn {int(ex['turn'])}: the seat's {ex['decision']} of {ex['card']}, it "
+       f"{'acted' if ex_acted else 'did not act'} ({ex['action']}); act − not is "
+       f"{plots.num_ci(ex['d_value'], ex['d_value_lo'], ex['d_value_hi'], 1, True)}, so "
+       f"{better_text(ex)} was clearly better: {ex['verdict']}.",
+       f"Doing this for all {len(rev)} rows gives the table's verdicts."])
 
 # %%
 import json  # noqa: E402

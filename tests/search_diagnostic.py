@@ -31,7 +31,8 @@ SW = S.new_search_ws(P, RULES.pack_size)
 
 
 def search_matrix(n):
-    return policy_matrix([dataclasses.replace(ks.preset("search"), rollouts=n)] * P)
+    search = dataclasses.replace(ks.preset("search"), name=f"search-{n}", rollouts=n)
+    return policy_matrix([search] * P)
 
 
 def oracle_value(pol, t, s, ask, n):

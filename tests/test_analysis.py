@@ -228,3 +228,15 @@ def test_R13_void_rate_counts_every_attempt_from_the_attempts_column():
     assert table["p_void"].item() == pytest.approx(direct)
     assert table["mean_attempts"].item() == pytest.approx(
         default.groupby("game")["attempts"].first().mean())
+
+
+def test_R13_deals_per_scored_hand_and_the_void_share_give_one_interval():
+    # hand 9 at 6 players said void [99.98%, 99.992%] and [4,011, 10,439] deals per scored
+    # hand; 1 / (1 - 99.98%) is 5,000: the deals' interval now comes from the void share's
+    rows = ks.play_hands(40, hand=9, players=5, seed=8)
+    t = A.contract_difficulty(rows).iloc[0]
+    for end in ("", "_lo", "_hi"):
+        assert t[f"mean_attempts{end}"] == pytest.approx(1 / (1 - t[f"p_void{end}"]))
+    assert t["mean_attempts_lo"] < t["mean_attempts"] < t["mean_attempts_hi"]
+    # every deal counted: deals played over hands scored
+    assert t["mean_attempts"] == pytest.approx(rows.groupby("game")["attempts"].first().mean())

@@ -111,7 +111,7 @@ def test_simulate_rules_flags_reach_the_run(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--games", "-5"], ["games=-5"]),
+    (["--games", "-5"], ["--games -5", ">= 1"]),
     (["--games", "5", "--policies", "greedy,nope,greedy,greedy"], ["nope"]),
     (["--games", "5", "--players", "6", "--decks", "1"], ["pack has"]),
     (["--games", "5", "--hand", "12"], ["hand=12"]),
@@ -656,3 +656,70 @@ def test_review_bad_input_is_one_line(capsys, tmp_path, argv, words):
     code, _, err = run(capsys, "review", "--seed", "1", "--hand", "1", *argv)
     one_line_error(code, err, *words)
     assert list(tmp_path.iterdir()) == []
+
+
+# -- issue 30: no silent wrong answer, no traceback -----------------------------------------------
+
+
+def _api_error(fn, *args, **kwargs) -> str:
+    with pytest.raises((ValueError, TypeError)) as e:
+        fn(*args, **kwargs)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("command, extra", [("replay", []), ("review", ["--seat", "0"])])
+def test_hand_0_is_refused_as_the_api_refuses_it(capsys, command, extra):
+    # was hand 1, byte for byte (--hand 0 read as "not given")
+    code, out, err = run(capsys, command, "--seed", "1", "--hand", "0", *extra)
+    one_line_error(code, err, _api_error(ks.trace, 1, hand=0))
+    assert out == ""
+
+
+@pytest.mark.parametrize("where", ["/proc/nope", "FILE"])
+def test_report_out_that_is_no_writable_directory_is_one_line(capsys, tmp_path, where):
+    # were a FileNotFoundError and a FileExistsError traceback
+    if where == "FILE":
+        where = str(tmp_path / "a-file")
+        Path(where).write_text("keep")
+    code, out, err = run(capsys, "report", "--tiny", "--out", where)
+    one_line_error(code, err, "--out=", "is not allowed; give a directory you can write")
+    assert where == "/proc/nope" or Path(where).read_text() == "keep"
+
+
+@pytest.mark.parametrize("argv, flag, name", [
+    (["rules"], "--csv", "t.csv"),
+    (["replay", "--seed", "1", "--hand", "2"], "--csv", "t.csv"),
+    (["tournament", "--policies", "call-1,never-call,greedy", "--games", "2"], "--plot",
+     "c.png"),
+    (["simulate", "--games", "2", "--hand", "1", "--quiet"], "--csv", "t.csv"),
+    (["review", "--seed", "1", "--hand", "1", "--seat", "0", "--rollouts", "4"], "--out",
+     "r.html"),
+], ids=lambda a: a[0] if isinstance(a, list) else a)
+def test_an_existing_file_is_overwritten_only_with_force(capsys, tmp_path, argv, flag, name):
+    # --csv, --plot and review's --out overwrote an existing file without a word
+    if argv[0] == "simulate":
+        argv = argv + ["--out", str(tmp_path / "run")]
+    path = tmp_path / name
+    path.write_text("keep")
+    code, out, err = run(capsys, *argv, flag, str(path))
+    one_line_error(code, err, f"{flag}=", "is not allowed; give a new file name, or --force to "
+                   "overwrite it (it exists)")
+    assert path.read_text() == "keep" and out == ""
+    code, _, err = run(capsys, *argv, flag, str(path), "--force")
+    assert code == 0, err
+    assert path.read_bytes() != b"keep"
+
+
+def test_simulate_zero_games_is_refused_as_call_value_zero_deals_is(capsys, tmp_path):
+    # was exit 0 and an empty table, while call-value --deals 0 was refused
+    code, out, err = run(capsys, "simulate", "--games", "0", "--out", str(tmp_path / "r"))
+    one_line_error(code, err, "--games 0 is not allowed; give an integer >= 1")
+    assert out == "" and not (tmp_path / "r").exists()
+
+
+def test_review_help_counts_the_decisions_the_example_reviews(capsys):
+    # the help said 28 decisions over two attempts; the same call reviews one deal's today
+    _, out, _ = run(capsys, "review", "--help")
+    said = int(re.search(r"hand 9 of --seed 1 \((\d+)\s+decisions of seat 0", out).group(1))
+    table = ks.review(ks.trace(1, hand=9), 0, rollouts=2)
+    assert said == len(table) and table["attempt"].nunique() == 1

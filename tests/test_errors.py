@@ -137,6 +137,28 @@ def test_seat_policies_type(bad):
         seat_policies(bad, 4)
 
 
+@pytest.mark.parametrize("name", ["expert", "Expert ", "search", "never-call", "call-2",
+                                  "random", "hold-for-double"])
+def test_a_preset_name_with_other_settings_is_refused_with_a_pointer_to_the_preset(name):
+    # Policy("expert") played greedy's game while its rows said "expert" (issue 30)
+    key = name.strip().lower()
+    with pytest.raises(ValueError, match=rf"^name={name!r} is not allowed; give "
+                                         rf"ks\.preset\({key!r}\) for the preset, or another "
+                                         "name for these settings"):
+        ks.Policy(name)
+    assert ks.preset(name) == ks.Policy(key, **{
+        f: getattr(ks.preset(name), f) for f in ks.preset(name).__dataclass_fields__
+        if f != "name"})
+
+
+def test_a_policy_without_a_name_says_how_it_differs_from_greedy():
+    assert ks.Policy().name == "greedy" and ks.Policy("greedy") == ks.preset("greedy")
+    assert ks.Policy(call_gain=0, take_gain=0).name == "greedy with call_gain=0, take_gain=0"
+    with pytest.raises(ValueError, match=r"name='greedy' is not allowed.*differ from it in "
+                                         r"call_limit$|call_limit\)$"):
+        ks.Policy("greedy", call_limit=1)
+
+
 def test_preset_name_type():
     with pytest.raises(TypeError, match=r"policy=4 is not allowed; give a preset name"):
         ks.preset(4)

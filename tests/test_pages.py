@@ -154,10 +154,26 @@ _PROBE = """<script>
     return r.height > 0 && r.width > 0 && s.visibility !== "hidden" && s.display !== "none"
       && (c.textContent || "").trim().length > 0;
   });
+  // a table wider than the column that holds it (the nearest ancestor that clips or scrolls,
+  // else the page): its right part is cut off or needs a sideways scroll
+  var wide = [];
+  Array.prototype.slice.call(document.querySelectorAll("table")).forEach(function (t) {
+    var box = t.parentElement;
+    while (box && box !== document.body) {
+      var o = getComputedStyle(box).overflowX;
+      if (o !== "visible") break;
+      box = box.parentElement;
+    }
+    var room = box ? box.clientWidth : window.innerWidth;
+    if (t.getBoundingClientRect().width > room + 1) {
+      var c = t.querySelector("caption");
+      wide.push((c ? c.textContent : "a table").trim().slice(0, 60));
+    }
+  });
   var out = {width: document.documentElement.scrollWidth, view: window.innerWidth,
              tables: document.querySelectorAll("table").length,
              figures: document.querySelectorAll("figure").length,
-             captions: caps.length, shown: shown.length};
+             captions: caps.length, shown: shown.length, wide: wide};
   var pre = document.createElement("pre");
   pre.id = "kalooki-probe";
   pre.textContent = JSON.stringify(out);
@@ -185,6 +201,7 @@ def _check_in_browser(folder: Path, tmp: Path):
         f = _browser_facts(page, tmp)
         assert f["width"] <= f["view"] == 1280, f"{page.name} scrolls sideways: {f}"
         assert f["captions"] == f["shown"] >= f["tables"] + f["figures"], f"{page.name}: {f}"
+        assert not f["wide"], f"{page.name}: tables wider than their column: {f['wide']}"
 
 
 @needs_chromium
@@ -203,7 +220,10 @@ def test_browser_check_bites(tmp_path):
     pages_dir.mkdir()
     ok = ('<table><caption>Hands</caption><tr><td>1</td></tr></table>'
           '<figure><img alt="x"><figcaption>A chart</figcaption></figure>')
+    clipped = ('<div style="width:400px;overflow-x:hidden"><table><caption>Clipped</caption>'
+               '<tr><td style="min-width:900px">x</td></tr></table></div>')
     for name, body in [("wide", ok + '<div style="width:2000px">wide</div>'),
+                       ("clipped", ok + clipped),
                        ("hidden", '<table><caption style="display:none">Hands</caption>'
                                   '<tr><td>1</td></tr></table>')]:
         (pages_dir / f"{name}.html").write_text(f"<html><body>{body}</body></html>")
@@ -213,3 +233,82 @@ def test_browser_check_bites(tmp_path):
         (pages_dir / f"{name}.html").unlink()
     facts = _browser_facts(pages_dir / "fine.html", tmp_path)
     assert facts["shown"] == 2 and facts["width"] <= 1280
+
+
+def _page_text(path) -> str:
+    import html as _html
+
+    t = re.sub(r"<style.*?</style>|<script.*?</script>", " ", path.read_text(encoding="utf-8"),
+               flags=re.S)
+    return re.sub(r"\s+", " ", _html.unescape(re.sub(r"<[^>]+>", " ", t)))
+
+
+_NUM = r"[+−-]?[\d,]*\.?\d+"
+_INTERVAL = re.compile(rf"({_NUM})(%?) \[(<? ?{_NUM})%?, (>? ?{_NUM})%?\]")
+
+
+def test_no_interval_prints_as_zero_to_zero_and_no_zero_hides_its_bound(pages):
+    # issue 30: "0% [0, 0]", "< 0.01% [< 0.01%, < 0.01%]", "+0.00 [+0.00, +0.00]",
+    # "+0.0 [-0.0, +0.0]": too few digits for the interval, or a zero without an upper bound
+    def zero(x):
+        return float(x.replace("−", "-").replace(",", "").lstrip("<> ")) == 0
+
+    bad = []
+    for page in sorted(pages.glob("*.html")):
+        text = _page_text(page)
+        bad += [f"{page.name}: {m.group(0)}" for m in _INTERVAL.finditer(text)
+                if zero(m.group(3)) and zero(m.group(4))]
+        bad += [f"{page.name}: < 0.01% [< 0.01%" for _ in re.finditer(
+            re.escape("< 0.01% [< 0.01%"), text)]
+    assert not bad, bad
+
+
+def test_should_i_call_says_what_its_policy_and_files_say(pages):
+    # issue 30: "at most 3 more cards" beside call_max_need=5; a header the CSV did not have
+    import kalooki_sim as ks
+
+    page = pages / "should_i_call.html"
+    if not page.exists():
+        pytest.skip("should_i_call not in this build")
+    text = _page_text(page)
+    said = re.search(r"calls only when the contract would then need at most (\d+) more card",
+                     text)
+    assert said and int(said.group(1)) == ks.preset("expert").call_max_need
+    for name in ("search_vs_expert.csv", "tuned_calls.csv"):
+        assert f"{name}" in text
+        lines = (pages / name).read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("# made by: python -m kalooki_sim."), name
+        assert any(ln.startswith("# wall time:") for ln in lines), name
+    for i in (1, 2, 3):
+        assert f"advisor_example_{i}.csv" in text and (pages / f"advisor_example_{i}.csv").exists()
+    assert "stock_left" not in text and "penalty_lo" not in text  # words, not column names
+
+
+def test_contract_table_names_the_columns_with_intervals_as_its_csv_has_them(pages):
+    import pandas as pd
+
+    page = pages / "contract_difficulty.html"
+    if not page.exists():
+        pytest.skip("contract_difficulty not in this build")
+    text = _page_text(page)
+    assert "Every figure carries" not in text and "Every column, with its interval" not in text
+    t = pd.read_csv(pages / "contract_table.csv")
+    said = re.search(r"with a 95% interval \(its _lo and _hi columns\): (.*?); without one",
+                     text).group(1)
+    for words, col in [("void deals", "p_void_deal"), ("the losers' penalty", "losers_penalty"),
+                       ("won on the opening", "p_out_on_opening")]:
+        assert (words in said) == ({f"{col}_lo", f"{col}_hi"} <= set(t.columns)), words
+
+
+def test_teaching_answers_are_worked_and_counts_agree_with_their_nouns(pages):
+    # issue 30: "1 mistakes"; answers that were bare checks
+    page = pages / "teaching_probability.html"
+    if not page.exists():
+        pytest.skip("teaching_probability not in this build")
+    html_text = page.read_text(encoding="utf-8")
+    answers = re.findall(r"<details><summary><b>Worked answer</b>.*?</details>", html_text,
+                         flags=re.S)
+    assert len(answers) == 6 and all(a.count("<li>") >= 3 for a in answers)
+    text = _page_text(page)
+    assert not re.search(r"\b1 \**(mistakes|decisions|cards|calls|runs|deals)\b", text)
+    assert "`action`" not in text and "of `d_value`" not in text

@@ -75,6 +75,28 @@ def test_several_hands_per_game_and_filters():
     pd.testing.assert_frame_equal(sub, exp.reset_index(drop=True))
 
 
+@pytest.mark.parametrize("filters, columns, err, msg", [
+    ([("nope", "==", 1)], None, ValueError,
+     r"^filters column 'nope' is not allowed; give one of 'game', 'hand', "),
+    ("hand==9", None, TypeError,
+     r"^filters='hand==9' is not allowed; give a list of \(column, op, value\) tuples"),
+    ([("hand", "~", 9)], None, ValueError, r"^filters operator '~' is not allowed; give one of"),
+    ([("hand", "==", "9")], None, ValueError,
+     r"^filters value '9' of column 'hand' is not allowed; give an integer$"),
+    ([("hand", "in", 9)], None, TypeError, r"^filters value 9 is not allowed; give a list"),
+    (None, ["nope"], ValueError, r"^columns=\['nope'\] is not allowed; give a list of names "
+                                 r"from 'game', .*\('nope' is not one\)$"),
+    (None, "hand", TypeError, r"^columns='hand' is not allowed; give a list of names"),
+])
+def test_bad_filters_and_columns_name_the_bad_value_not_a_pyarrow_error(filters, columns, err,
+                                                                         msg):
+    # were pyarrow's ArrowInvalid (a schema dump) and "not enough values to unpack"
+    run = simulate(4, hand=[1, 9], seed=1)
+    with pytest.raises(err, match=msg):
+        run.rows(filters=filters, columns=columns)
+    assert len(run.rows(filters=[[("hand", "==", 9)], [("seat", "in", [0, 1])]])) == 4 * 4 + 4 * 2
+
+
 # -- aggregates: exact, and equal to what the rows say ----------------------------------------
 
 

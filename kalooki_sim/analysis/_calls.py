@@ -19,7 +19,15 @@ from ..game._checks import (
 )
 from ..game.rules import Rules, as_rules
 from ._difficulty import scored
-from ._intervals import Z95, _boot_pct, _prop_row, cluster_mean_ci, mean_ci, quantile_ci
+from ._intervals import (
+    Z95,
+    _boot_pct,
+    _prop_row,
+    cluster_mean_ci,
+    mean_ci,
+    quantile_ci,
+    wilson,
+)
 
 # -- call value versus penalty exposure ------------------------------------------------------
 
@@ -145,8 +153,10 @@ def compare_calls(res: dict, baseline: str, hand=None, n_boot: int = 400,
             se = np.sqrt(g / (g - 1) * np.sum(((a - 1) - p_void * a) ** 2)) / a.sum()
         else:
             se = np.nan
-        row.update(p_void=float(p_void), p_void_lo=float(max(0.0, p_void - Z95 * se)),
-                   p_void_hi=float(min(1.0, p_void + Z95 * se)))
+        lo, hi = max(0.0, p_void - Z95 * se), min(1.0, p_void + Z95 * se)
+        if g and (a - 1).sum() in (0, a.sum()):  # no void (or all): the delta method has no
+            _, lo, hi = wilson(int((a - 1).sum()), int(a.sum()))  # width; Wilson's has
+        row.update(p_void=float(p_void), p_void_lo=float(lo), p_void_hi=float(hi))
         row.update(_paired_row("d_attempts", a - base["attempts"].to_numpy()))
         row["same_deal"] = float((a == base["attempts"].to_numpy()).mean()) if g else np.nan
         w = _prop_row(int(r["win"].sum()), g)

@@ -40,7 +40,16 @@ def void_rate(df: pd.DataFrame):
 
     From the ``attempts`` column: a hand that took ``a`` attempts had ``a - 1`` void ones (a
     hand given up counts all of its attempts as void), so the rate is a ratio of sums over
-    hands; its interval is the delta-method (cluster-robust) one with the hand as the unit.
+    hands; its interval is the delta-method (cluster-robust) one with the hand as the unit,
+    and Wilson's over the deals when none (or every one) was void, where the delta method's
+    interval has no width.
+
+    Examples
+    --------
+    >>> toy = pd.DataFrame({"game": [0, 1], "hand": 9, "attempts": [1, 1], "void": False})
+    >>> p, lo, hi, n = void_rate(toy)
+    >>> p, lo, round(hi, 3), n
+    (0.0, 0.0, 0.658, 2)
     """
     d = _rows(df, ["game", "hand", "attempts", "void"])
     last = d.groupby(["game", "hand"], sort=False).agg(a=("attempts", "first"),
@@ -51,12 +60,36 @@ def void_rate(df: pd.DataFrame):
     if n == 0:
         return np.nan, np.nan, np.nan, 0
     p = y.sum() / a.sum()
+    if y.sum() in (0, a.sum()):  # none void (or all): the delta method's width is 0; Wilson's
+        _, lo, hi = wilson(int(y.sum()), int(a.sum()))   # over the deals is not
+        return float(p), float(lo), float(hi), n
     if n < 2:
         return float(p), np.nan, np.nan, n
     resid = y - p * a
     se = np.sqrt(n / (n - 1) * np.sum(resid**2)) / a.sum()
     half = Z95 * se
     return float(p), float(max(0.0, p - half)), float(min(1.0, p + half)), n
+
+
+def deals_per_scored(p_void, lo=np.nan, hi=np.nan) -> tuple[float, float, float]:
+    """Deals per scored hand, ``1 / (1 - p_void)``, with the interval of the void share's
+    ends (a monotone map, so the two intervals say the same; ``inf`` where the share's
+    interval reaches 1).
+
+    :func:`void_rate` counts every deal, so ``1 / (1 - p)`` is the deals played over the hands
+    scored.
+
+    Examples
+    --------
+    >>> [round(x) for x in deals_per_scored(0.99986, 0.9998, 0.99992)]
+    [7143, 5000, 12500]
+    >>> deals_per_scored(0.0, 0.0, 0.001)[:2]
+    (1.0, 1.0)
+    """
+    def per(x):
+        return np.inf if x >= 1 else 1.0 / (1.0 - x)
+
+    return tuple(np.nan if not np.isfinite(x) else float(per(x)) for x in (p_void, lo, hi))
 
 
 def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
@@ -71,7 +104,8 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
     NaN, since the scored attempts alone are not a random sample of deals),
     ``p_out_on_opening`` (a
     hand won by going out on the opening, doubling, R12), ``p_void`` (per attempt, R13, from
-    ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals until a hand is scored),
+    ``attempts``: :func:`void_rate`), ``mean_attempts`` (deals per scored hand, from
+    ``p_void`` and its interval: :func:`deals_per_scored`),
     ``loser_penalty`` (mean penalty of seats that did not go out), plus ``hands`` scored.
     How fast seats open is :func:`open_survival`'s business: a mean over the seats that
     opened ignores the ones whose hand ended first (censoring).
@@ -96,8 +130,8 @@ def contract_difficulty(df: pd.DataFrame) -> pd.DataFrame:
                    p_out_on_opening_hi=r["hi"])
         p, lo, hi, _ = void_rate(d)
         row.update(p_void=p, p_void_lo=lo, p_void_hi=hi)
-        m, lo, hi, _ = mean_ci(d.groupby("game")["attempts"].first())
-        row.update(mean_attempts=m, mean_attempts_lo=lo, mean_attempts_hi=hi)
+        row.update(zip(("mean_attempts", "mean_attempts_lo", "mean_attempts_hi"),
+                       deals_per_scored(p, lo, hi), strict=True))
         for name, rows in [
             ("loser_penalty", s.loc[~s["went_out"], ["penalty", "game"]]),
         ]:

@@ -17,9 +17,10 @@ from ._survival import open_survival
 #: the columns of :func:`contract_table`, in order (``reports/contract_table.csv``)
 CONTRACT_TABLE_COLUMNS = (
     "hand", "contract", "p_dealt", "median_open_turn", "median_open_turn_lo",
-    "median_open_turn_hi", "p_open_by_turn_10", "p_void_deal", "losers_penalty",
-    "losers_penalty_lo", "losers_penalty_hi", "p_out_on_opening", "turns", "difficulty_rank",
-    "rank_lo", "rank_hi")
+    "median_open_turn_hi", "p_open_by_turn_10", "p_void_deal", "p_void_deal_lo",
+    "p_void_deal_hi", "losers_penalty", "losers_penalty_lo", "losers_penalty_hi",
+    "p_out_on_opening", "p_out_on_opening_lo", "p_out_on_opening_hi", "turns",
+    "difficulty_rank", "rank_lo", "rank_hi")
 
 #: what ``difficulty_rank`` ranks by, in words (the page says it)
 DIFFICULTY_RANKED_BY = ("the median own turn by which a seat has put its contract down "
@@ -56,9 +57,11 @@ def contract_table(df: pd.DataFrame, deals: pd.DataFrame, dealt=None, players: i
         Exactly :data:`CONTRACT_TABLE_COLUMNS`: ``p_dealt``; ``median_open_turn`` with
         ``_lo``/``_hi`` (bootstrap over deals; ``inf`` if not reached by ``max_turn``, NaN
         where too few seats remain); ``p_open_by_turn_10`` (Kaplan-Meier, NaN where the
-        curve stops); ``p_void_deal`` (share of deals void, R13); ``losers_penalty`` (mean
+        curve stops); ``p_void_deal`` (share of deals void, R13, with ``_lo``/``_hi``);
+        ``losers_penalty`` (mean
         penalty of the seats that did not go out, cluster-robust interval);
-        ``p_out_on_opening`` (hand won on the opening, R12); ``turns`` (mean table turns per
+        ``p_out_on_opening`` (hand won on the opening, R12, with ``_lo``/``_hi``); ``turns``
+        (mean table turns per
         scored hand); ``difficulty_rank`` by the median opening turn (1 = hardest, ties share
         the lower rank) and its 95% simultaneous rank interval ``rank_lo, rank_hi``
         (:func:`rank_intervals` over the bootstrap replicates; NaN for a median not
@@ -100,11 +103,13 @@ def contract_table(df: pd.DataFrame, deals: pd.DataFrame, dealt=None, players: i
                      ("median_open_turn_hi", "median_hi")):
         out[col] = out["hand"].map(surv[src]).astype(float)
     out["p_open_by_turn_10"] = out["hand"].map(by10).astype(float)
-    out["p_void_deal"] = diff["p_void"].to_numpy(float)
+    for end in ("", "_lo", "_hi"):
+        out[f"p_void_deal{end}"] = diff[f"p_void{end}"].to_numpy(float)
     for col, src in (("losers_penalty", "loser_penalty"), ("losers_penalty_lo", "loser_penalty_lo"),
                      ("losers_penalty_hi", "loser_penalty_hi")):
         out[col] = diff[src].to_numpy(float)
-    out["p_out_on_opening"] = diff["p_out_on_opening"].to_numpy(float)
+    for end in ("", "_lo", "_hi"):
+        out[f"p_out_on_opening{end}"] = diff[f"p_out_on_opening{end}"].to_numpy(float)
     out["turns"] = out["hand"].map(turns).astype(float)
     ok = [h for h in out["hand"] if not np.isnan(out.set_index("hand").loc[h, "median_open_turn"])
           and (h, players) in draws]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -50,6 +52,51 @@ def _pct(p, digits: int = 0) -> str:
     if 99 < v < 100:
         return f"{v:.3g}%"
     return f"{v:.{digits}f}%"
+
+
+def decimals(lo, hi, most: int = 6) -> int | None:
+    """Decimals that show an interval ``[lo, hi]`` and no more: those of the first significant
+    digit of its half-width, or of the second when the first is a 1 (``0.12`` is not ``0.1``;
+    the Particle Data Group's rule); negative: round to tens, hundreds...; ``None`` for an
+    empty or unknown width.
+
+    Examples
+    --------
+    >>> decimals(13.79, 14.03), decimals(-0.0028, 0.0044), decimals(5076, 12658), decimals(1, 1)
+    (2, 3, -3, None)
+    >>> decimals(12.1, 12.5), decimals(-0.73, 1.78)
+    (1, 1)
+    """
+    if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)) or hi <= lo:
+        return None
+    half = (hi - lo) / 2
+    first = -int(np.floor(np.log10(half)))
+    lead = int(round(half * 10.0**first, 6))  # the first significant digit
+    return int(min(most, first + (lead == 1)))
+
+
+def fixed(v: float, d: int, signed: bool = False) -> str:
+    """``v`` with ``d`` decimals (``d < 0``: rounded to ``10**-d``), thousands separated, a
+    true minus sign."""
+    v = round(float(v), d) + 0.0  # no "-0"
+    text = f"{v:{'+' if signed else ''},.{max(d, 0)}f}"
+    return text.replace("-", "−")
+
+
+def ci_text(m, lo, hi, signed: bool = False, unit: str = "") -> str:
+    """``m [lo, hi]`` with the decimals the interval supports (:func:`decimals`); an
+    interval of no width is the number alone (``"0"`` for zero).
+
+    >>> ci_text(0.0008, -0.0028, 0.0044, signed=True), ci_text(0.0, 0.0, 0.0, signed=True)
+    ('+0.001 [−0.003, +0.004]', '0')
+    >>> ci_text(0.52, -0.73, 1.78, signed=True, unit=" points")
+    '+0.5 points [−0.7, +1.8]'
+    """
+    if lo == hi == m:
+        return ("0" if m == 0 else fixed(m, 4, signed)) + unit
+    d = decimals(lo, hi)
+    d = 4 if d is None else d
+    return f"{fixed(m, d, signed)}{unit} [{fixed(lo, d, signed)}, {fixed(hi, d, signed)}]"
 
 
 def _span(values, digits: int = 0, scale: float = 1.0) -> str:
@@ -647,3 +694,126 @@ def tuned_sentence(tuned: pd.DataFrame, expert_max_need: int) -> str:
         text += (" Every adopted winner calls *more* freely than the expert (while needing up "
                  f"to {join_words(needs.tolist())} cards, against its {expert_max_need}).")
     return text
+
+
+def interval_sentence(table: pd.DataFrame, names: dict, csv: str) -> str:
+    """Which of a table's measures carry a 95% interval, read from its columns: ``x`` has one
+    when ``x_lo`` and ``x_hi`` are there (``difficulty_rank``: ``rank_lo``, ``rank_hi``).
+
+    ``names`` gives each measure's words on the page, in the page's order; measures not in
+    ``table`` are left out.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(columns=["hand", "turns", "losers_penalty", "losers_penalty_lo",
+    ...                           "losers_penalty_hi"])
+    >>> print(interval_sentence(t, {"losers_penalty": "losers' penalty",
+    ...                             "turns": "table turns"}, "t.csv"))  # doctest: +ELLIPSIS
+    Every column is in t.csv; with a 95% interval ...: losers' penalty; without one: table turns.
+    >>> interval_sentence(t[["hand", "turns"]], {"turns": "table turns"}, "t.csv")
+    'Every column is in t.csv; none has an interval.'
+    """
+    def has_ci(c):
+        tail = c.split("_")[-1]
+        return {f"{c}_lo", f"{c}_hi"} <= set(table.columns) or (
+            c.endswith("_rank") and {f"{tail}_lo", f"{tail}_hi"} <= set(table.columns))
+
+    shown = [c for c in names if c in table.columns]
+    with_ci = [names[c] for c in shown if has_ci(c)]
+    without = [names[c] for c in shown if not has_ci(c)]
+    if not with_ci:
+        return f"Every column is in {csv}; none has an interval."
+    tail = f"; without one: {join_words(without)}" if without else ""
+    return (f"Every column is in {csv}; with a 95% interval (its _lo and _hi columns): "
+            f"{join_words(with_ci)}{tail}.")
+
+
+_GAMES_LINE = re.compile(
+    r"^(?P<what>.*?) \((?P<n>\d+) deal sequences\): total gain (?P<g>\S+) \[(?P<glo>\S+), "
+    r"(?P<ghi>\S+)\] points, win share (?P<w>\S+) vs expert (?P<we>\S+), difference "
+    r"(?P<d>\S+) \[(?P<dlo>\S+), (?P<dhi>\S+)\]$")
+
+
+def tuned_games_sentence(line: str) -> str:
+    """A ``nine-hand games`` line of ``tuned_calls.csv``'s header as a sentence, its numbers
+    with the digits their intervals support (:func:`ci_text`); shares in percent.
+
+    Examples
+    --------
+    >>> print(tuned_games_sentence("nine-hand games, every winner in its hand (2000 deal "
+    ...       "sequences): total gain +0.52 [-0.73, +1.78] points, win share 0.3082 vs expert "
+    ...       "0.3074, difference +0.0008 [-0.0028, +0.0044]"))  # doctest: +NORMALIZE_WHITESPACE
+    In nine-hand games, every winner in its hand (2,000 deal sequences): total gain
+    +0.5 [−0.7, +1.8] points, win share 30.8% against expert's 30.7%, a difference of
+    +0.1 [−0.3, +0.4] percentage points.
+    >>> print(tuned_games_sentence("nine-hand games, the adopted set (2000 deal sequences): "
+    ...       "total gain +0.00 [+0.00, +0.00] points, win share 0.3074 vs expert 0.3074, "
+    ...       "difference +0.0000 [+0.0000, +0.0000]"))  # doctest: +NORMALIZE_WHITESPACE
+    In nine-hand games, the adopted set (2,000 deal sequences): the same games as expert's
+    (no gain, win share 30.74% for both).
+    """
+    m = _GAMES_LINE.match(line.strip())
+    if m is None:
+        return f"In {line[0].lower()}{line[1:]}."
+    v = {k: float(x) for k, x in m.groupdict().items() if k not in ("what", "n")}
+    head = f"In {m['what'][0].lower()}{m['what'][1:]} ({int(m['n']):,} deal sequences): "
+    d = decimals(100 * v["dlo"], 100 * v["dhi"])
+
+    def share(x):
+        return f"{fixed(100 * x, 2 if d is None else max(d, 0))}%"
+
+    if v["g"] == v["glo"] == v["ghi"] == 0 and v["d"] == v["dlo"] == v["dhi"] == 0:
+        return (f"{head}the same games as expert's (no gain, win share {share(v['w'])} for "
+                "both).")
+    return (f"{head}total gain {ci_text(v['g'], v['glo'], v['ghi'], True)} points, win "
+            f"share {share(v['w'])} against expert's {share(v['we'])}, a difference of "
+            f"{ci_text(100 * v['d'], 100 * v['dlo'], 100 * v['dhi'], True)} percentage points.")
+
+
+def situation_sentence(sit: dict) -> str:
+    """An advisor's ``situation`` (:class:`~kalooki_sim.Advice`) in words, no field names;
+    seats are numbered as the advisor numbers them (1, 2, ... counted to your right).
+
+    Examples
+    --------
+    >>> print(situation_sentence({"hand": ["K♠", "K♥", "2♣"], "card": "6♦", "hand_no": 1,
+    ...     "contract": "3 groups", "players": 4, "discarder": 1, "stock_left": 71,
+    ...     "calls_made": 0, "opened": [], "table": [], "seen": [], "known": {},
+    ...     "hand_sizes": {1: 9, 2: 9, 3: 9}, "reshuffled": False, "out_of_reach": []}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    hand 1 (3 groups), 4 players; your 3 cards K♠ K♥ 2♣; the card offered 6♦, discarded by
+    the player just before you (you are next: take it or draw); 71 cards left in the stock;
+    no call made yet; nobody has opened; the opponents in seats 1, 2 and 3 (counted to your
+    right) hold 9, 9 and 9 cards
+    """
+    def cards(x):
+        return " ".join(map(str, x))
+
+    g = sit.get
+    d = g("discarder")
+    who = ("the player just before you (you are next: take it or draw)" if d == 1 else
+           f"the player in seat {d} (you may call it or pass)") if d is not None else ""
+    parts = [f"hand {g('hand_no')} ({g('contract')}), {g('players')} players",
+             f"your {len(g('hand', []))} cards {cards(g('hand', []))}",
+             f"the card offered {g('card')}" + (f", discarded by {who}" if who else "")]
+    if g("stock_left") is not None:
+        parts.append(f"{g('stock_left')} cards left in the stock"
+                     + (" (the pile was reshuffled once: the next empty stock voids the hand)"
+                        if g("reshuffled") else ""))
+    n = g("calls_made") or 0
+    parts.append("no call made yet" if n == 0 else f"{n} call{'s' if n != 1 else ''} made")
+    opened = list(g("opened") or [])
+    parts.append("nobody has opened" if not opened else
+                 f"seat{'s' if len(opened) > 1 else ''} {join_words(opened)} "
+                 f"{'have' if len(opened) > 1 else 'has'} opened")
+    if g("table"):
+        parts.append("on the table " + "; ".join(cards(m) for m in g("table")))
+    if g("seen"):
+        parts.append(f"seen in the pile {cards(g('seen'))}")
+    for seat, held in (g("known") or {}).items():
+        parts.append(f"seat {seat} took or called and holds {cards(held)}")
+    sizes = g("hand_sizes") or {}
+    if sizes:
+        parts.append(f"the opponents in seats {join_words(list(sizes))} (counted to your "
+                     f"right) hold {join_words(list(sizes.values()))} cards")
+    return "; ".join(parts)

@@ -25,6 +25,7 @@ solver, so all its moves stay legal. Its calls obey the same limits.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -43,8 +44,13 @@ class Policy:
 
     Parameters
     ----------
-    name : str
-        The label in result tables (the ``policy`` column).
+    name : str, optional
+        The label in result tables (the ``policy`` column); by default ``"greedy"`` for the
+        default settings, else ``"greedy with "`` and the fields that differ, e.g.
+        ``"greedy with call_limit=1"``. A preset's name (``"expert"``,
+        ``"greedy"``, ``"call-2"``, ...) is allowed only with that preset's settings, so that
+        rows saying ``expert`` are the expert's: ``Policy("expert")`` is refused; use
+        :func:`preset` for a preset, and another name for other settings.
     random : bool
         A fair coin at every decision (take, call, open, further melds, each lay-off) and a
         uniformly random discard; the other fields except ``call_limit`` are then unused.
@@ -141,13 +147,19 @@ class Policy:
     --------
     >>> Policy("cautious", call_limit=1, call_gain=2).call_limit
     1
+    >>> Policy().name, Policy(call_limit=1).name
+    ('greedy', 'greedy with call_limit=1')
+    >>> Policy("expert")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: name='expert' is not allowed; give ks.preset('expert') for the preset, ...
     >>> Policy(hold=1)
     Traceback (most recent call last):
     ...
     TypeError: hold=1 is not allowed; give True or False
     """
 
-    name: str = "greedy"
+    name: str | None = None
     random: bool = False
     call_limit: int | None = None
     call_gain: int = 1
@@ -176,9 +188,9 @@ class Policy:
         def put(field, value):
             object.__setattr__(self, field, value)
 
-        if not isinstance(self.name, str):
+        if not isinstance(self.name, (str, type(None))):
             raise TypeError(not_allowed("name", self.name, "a non-empty string"))
-        if not self.name.strip():
+        if self.name is not None and not self.name.strip():
             raise ValueError(not_allowed("name", self.name, "a non-empty string"))
         put("random", check_bool("random", self.random))
         for field in ("hold", "exact", "defend", "search", "screen", "outs_mixed"):
@@ -204,6 +216,9 @@ class Policy:
         put("model", model)
         if self.objective not in ("relative", "penalty"):
             raise ValueError(not_allowed("objective", self.objective, '"relative" or "penalty"'))
+        if self.name is None:
+            put("name", _default_name(self))
+        _check_preset_name(self)
 
     def vector(self) -> np.ndarray:
         """The float64 parameter vector the kernels read (``P_CALL_LIMIT`` is -1 for None)."""
@@ -315,24 +330,61 @@ def preset(name: str) -> Policy:
     if not isinstance(name, str):
         raise TypeError(not_allowed("policy", name, allowed))
     key = name.strip().lower()
-    if key == "greedy":
-        return Policy("greedy")
-    if key == "random":
-        return Policy("random", random=True)
-    if key == "never-call":
-        return Policy("never-call", call_limit=0)
-    if key == "hold-for-double":
-        return Policy("hold-for-double", hold=True, hold_turns=8, call_max_need=0)
-    if key == "expert":
-        return Policy("expert", exact=True, defend=True, call_max_need=5, outs=1000,
-                      outs_mixed=False)
-    if key == "search":
-        return Policy("search", exact=True, defend=True, call_max_need=5, outs=1000,
-                      outs_mixed=False, search=True)
+    fields = _preset_fields(key)
+    if fields is None:
+        raise ValueError(f"unknown policy {name!r}; give {allowed}")
+    return Policy(key, **fields)
+
+
+#: the fields each preset sets (the others keep :class:`Policy`'s defaults)
+_PRESET_FIELDS = {
+    "greedy": {},
+    "random": dict(random=True),
+    "never-call": dict(call_limit=0),
+    "hold-for-double": dict(hold=True, hold_turns=8, call_max_need=0),
+    "expert": dict(exact=True, defend=True, call_max_need=5, outs=1000, outs_mixed=False),
+    "search": dict(exact=True, defend=True, call_max_need=5, outs=1000, outs_mixed=False,
+                   search=True),
+}
+
+
+def _preset_fields(key: str) -> dict | None:
+    """The fields preset ``key`` (lower case, stripped) sets, or ``None`` if no preset has
+    that name (``call-<k>``: ``call_limit=k``)."""
+    if key in _PRESET_FIELDS:
+        return _PRESET_FIELDS[key]
     m = re.fullmatch(r"call-(\d+)", key)
-    if m:
-        return Policy(key, call_limit=int(m.group(1)))
-    raise ValueError(f"unknown policy {name!r}; give {allowed}")
+    return dict(call_limit=int(m.group(1))) if m else None
+
+
+def _differ(pol: Policy, fields: dict) -> list[str]:
+    """The fields of ``pol`` (name aside) whose value is not ``fields``' (or the default)."""
+    return [f.name for f in dataclasses.fields(Policy) if f.name != "name"
+            and getattr(pol, f.name) != fields.get(f.name, f.default)]
+
+
+def _default_name(pol: Policy) -> str:
+    """``"greedy"`` for greedy's settings, else ``"greedy with call_limit=2, ..."``: a
+    :class:`Policy` given no name says how it differs from greedy (the defaults)."""
+    differ = _differ(pol, {})
+    if not differ:
+        return "greedy"
+    return "greedy with " + ", ".join(f"{f}={getattr(pol, f)!r}" for f in differ)
+
+
+def _check_preset_name(pol: Policy) -> None:
+    """A :class:`Policy` named like a preset must play as that preset: its rows carry the
+    name, so ``Policy("expert")`` (greedy's settings, rows saying "expert") is refused."""
+    key = pol.name.strip().lower()
+    fields = _preset_fields(key)
+    if fields is None:
+        return
+    differ = _differ(pol, fields)
+    if differ:
+        raise ValueError(not_allowed(
+            "name", pol.name, f"ks.preset({key!r}) for the preset, or another name for these "
+            "settings", f"{key!r} is a preset's name and these settings differ from it in "
+            + ", ".join(differ)))
 
 
 def seat_policies(policies, players: int) -> list[Policy]:

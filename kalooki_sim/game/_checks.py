@@ -193,13 +193,15 @@ def _probe(name: str, path, parent, allowed: str) -> None:
                                      f"{e.strerror or e} in {str(parent)!r}")) from None
 
 
-def check_writable_dir(name: str, path) -> None:
+def check_writable_dir(name: str, path,
+                       allowed: str = "a directory you can write (new, empty, or a run's)"
+                       ) -> None:
     """``path`` is a directory this process can create or write into (nothing is left behind).
 
     Walks up to the nearest existing ancestor and creates and removes a temporary file there,
-    so ``/proc/foo`` or a read-only disk is refused before any work, in one line.
+    so ``/proc/foo`` or a read-only disk is refused before any work, in one line. ``allowed``
+    is what the message asks for instead.
     """
-    allowed = "a directory you can write (new, empty, or a run's)"
     p = os.path.abspath(os.fspath(path))
     while not os.path.exists(p):
         p = os.path.dirname(p)
@@ -221,3 +223,125 @@ def check_writable_file(name: str, path) -> None:
     if os.path.exists(p) and not os.access(p, os.W_OK):
         raise ValueError(not_allowed(name, os.fspath(path), allowed, "it is read-only"))
     _probe(name, path, parent, allowed)
+
+
+#: the comparison operators of a ``(column, op, value)`` filter (pandas' ``read_parquet``)
+FILTER_OPS = ("==", "=", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+_KIND_OK = {
+    "integer": lambda v: is_int(v),
+    "number": lambda v: isinstance(v, (numbers.Real, np.number)) and not isinstance(
+        v, (bool, np.bool_)),
+    "bool": lambda v: isinstance(v, (bool, np.bool_)),
+    "text": lambda v: isinstance(v, str),
+}
+
+
+def column_kinds(frame) -> dict[str, str]:
+    """Each column of a DataFrame as ``"integer"``, ``"number"``, ``"bool"`` or ``"text"``."""
+    import pandas as pd
+
+    def kind(s):
+        if pd.api.types.is_bool_dtype(s):
+            return "bool"
+        if pd.api.types.is_integer_dtype(s):
+            return "integer"
+        return "number" if pd.api.types.is_numeric_dtype(s) else "text"
+
+    return {c: kind(frame[c]) for c in frame.columns}
+
+
+def check_filters(name: str, filters, kinds):
+    """``filters`` as ``read_parquet`` takes them: ``(column, op, value)`` tuples in a list
+    (all must hold), or a list of such lists (any list must hold).
+
+    ``kinds`` maps each column to ``"integer"``, ``"number"``, ``"bool"`` or ``"text"`` (a
+    DataFrame: :func:`column_kinds` of it): the value (each value of ``in``/``not in``) must be
+    of that kind. Returns ``filters`` as a list of lists of tuples.
+
+    Examples
+    --------
+    >>> kinds = {"hand": "integer", "policy": "text"}
+    >>> check_filters("filters", [("hand", "==", 9)], kinds)
+    [[('hand', '==', 9)]]
+    >>> check_filters("filters", "hand==9", kinds)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: filters='hand==9' is not allowed; give a list of (column, op, value) tuples, ...
+    >>> check_filters("filters", [("nope", "==", 1)], kinds)
+    Traceback (most recent call last):
+    ...
+    ValueError: filters column 'nope' is not allowed; give one of 'hand', 'policy'
+    >>> check_filters("filters", [("hand", "==", "9")], kinds)
+    Traceback (most recent call last):
+    ...
+    ValueError: filters value '9' of column 'hand' is not allowed; give an integer
+    """
+    if not isinstance(kinds, dict):
+        kinds = column_kinds(kinds)
+    shape = ("a list of (column, op, value) tuples, e.g. [('hand', '==', 9)], or a list of "
+             "such lists (any one holds)")
+
+    def is_term(t):
+        return isinstance(t, (tuple, list)) and len(t) == 3 and isinstance(t[0], str)
+
+    if not isinstance(filters, list) or not filters:
+        raise TypeError(not_allowed(name, filters, shape))
+    dnf = [filters] if all(is_term(t) for t in filters) else filters
+    if not all(isinstance(c, list) and c and all(is_term(t) for t in c) for c in dnf):
+        raise TypeError(not_allowed(name, filters, shape))
+    for conj in dnf:
+        for col, op, value in conj:
+            if col not in kinds:
+                raise ValueError(f"{name} column {col!r} is not allowed; give one of "
+                                 + ", ".join(repr(c) for c in kinds))
+            if op not in FILTER_OPS:
+                raise ValueError(f"{name} operator {op!r} is not allowed; give one of "
+                                 + ", ".join(repr(o) for o in FILTER_OPS))
+            many = op in ("in", "not in")
+            if many and not isinstance(value, (list, tuple, set, frozenset)):
+                raise TypeError(f"{name} value {show_value(value)} is not allowed; give a "
+                                f"list of values after {op!r}")
+            for v in (value if many else [value]):
+                if not _KIND_OK[kinds[col]](v):
+                    raise ValueError(f"{name} value {show_value(v)} of column {col!r} is not "
+                                     f"allowed; give {_KIND_TEXT[kinds[col]]}")
+    return [[tuple(t) for t in conj] for conj in dnf]
+
+
+def parquet_filter(name: str, filters, kinds):
+    """:func:`check_filters`, then the ``pyarrow.compute.Expression`` of them; ``None`` and an
+    Expression pass as they are."""
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    if filters is None or isinstance(filters, ds.Expression):
+        return filters
+    return pq.filters_to_expression(check_filters(name, filters, kinds))
+
+
+_KIND_TEXT = {"integer": "an integer", "number": "a number", "bool": "True or False",
+              "text": "a string"}
+
+
+def check_names(name: str, value, allowed: Iterable[str]) -> list[str] | None:
+    """``value`` as a list of names, each one of ``allowed`` (e.g. the ``columns=`` of a read);
+    ``None`` passes.
+
+    >>> check_names("columns", ["hand"], ["hand", "seat"])
+    ['hand']
+    >>> check_names("columns", "hand", ["hand", "seat"])
+    Traceback (most recent call last):
+    ...
+    TypeError: columns='hand' is not allowed; give a list of names from 'hand', 'seat'
+    """
+    if value is None:
+        return None
+    allowed = list(allowed)
+    text = "a list of names from " + ", ".join(repr(a) for a in allowed)
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise TypeError(not_allowed(name, value, text))
+    bad = [v for v in value if v not in allowed]
+    if bad:
+        raise ValueError(not_allowed(name, value, text, f"{bad[0]!r} is not one"))
+    return list(value)

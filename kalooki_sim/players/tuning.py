@@ -74,6 +74,7 @@ import warnings
 from dataclasses import dataclass, replace
 from importlib import resources
 from io import StringIO
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -118,13 +119,20 @@ def candidate_name(policy: Policy, base: Policy | None = None) -> str:
     ``"max_need=99 min_stock=10"`` (``call_`` dropped from the names).
 
     >>> from dataclasses import replace
-    >>> candidate_name(replace(preset("expert"), call_max_need=99, call_limit=1))
+    >>> candidate_name(replace(preset("expert"), name="x", call_max_need=99, call_limit=1))
     'limit=1 max_need=99'
     """
     base = preset("expert") if base is None else base
     diff = [f"{_SHORT[f]}={getattr(policy, f)}" for f in CALL_FIELDS
             if getattr(policy, f) != getattr(base, f)]
     return " ".join(diff) if diff else base.name
+
+
+def _candidate(base: Policy, changes: dict) -> Policy:
+    """``base`` with the call fields ``changes``, named by :func:`candidate_name` (a policy
+    named like a preset must play as it, so the name is given with the changes)."""
+    named = SimpleNamespace(**{f: changes.get(f, getattr(base, f)) for f in CALL_FIELDS})
+    return replace(base, name=candidate_name(named, base), **changes)
 
 
 def call_grid(n_random: int = 10, seed: int = 0) -> list[Policy]:
@@ -143,15 +151,15 @@ def call_grid(n_random: int = 10, seed: int = 0) -> list[Policy]:
     out = {candidate_name(base): base}
     for f in CALL_FIELDS:
         for v in GRID[f][1:]:
-            p = replace(base, **{f: v})
-            out.setdefault(candidate_name(p), replace(p, name=candidate_name(p)))
+            p = _candidate(base, {f: v})
+            out.setdefault(p.name, p)
     rng = np.random.default_rng([seed, _TAG_TUNE])
     target = len(out) + n_random
     for _ in range(1000 * (n_random + 1)):
         if len(out) >= target:
             break
-        p = replace(base, **{f: GRID[f][rng.integers(len(GRID[f]))] for f in CALL_FIELDS})
-        out.setdefault(candidate_name(p), replace(p, name=candidate_name(p)))
+        p = _candidate(base, {f: GRID[f][rng.integers(len(GRID[f]))] for f in CALL_FIELDS})
+        out.setdefault(p.name, p)
     return list(out.values())
 
 

@@ -20,6 +20,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from ..analysis._words import decimals, fixed  # noqa: E402
+
 STYLE = {
     "figure.figsize": (7.5, 4.2),
     "figure.dpi": 100,
@@ -34,12 +36,17 @@ STYLE = {
     "svg.hashsalt": "kalooki",
 }
 CI_NOTE = "bands / bars: 95% confidence intervals"
+#: the point size of a chart's footnote: 9 pt at 100 dpi is 12.5 px, about 11 px on a 1280 px
+#: page that scales a 7.5-inch chart to its column (7 pt was about 8 px)
+NOTE_SIZE = 9
 #: fewer scored hands than this make a cell "thin": drawn hollow and named
 THIN = 1000
 #: nine contracts that can be told apart: Okabe-Ito's eight colour-blind-safe colours + grey
 CONTRACT_COLORS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00",
                    "#CC79A7", "#000000", "#999999"]
 CONTRACT_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "h"]
+#: dash patterns by contract (hand 1 solid, 2 dashed, ...): colours that are close differ here
+LINE_STYLES = ["-", "--", "-.", ":"]
 PLAYER_COLORS = {3: "#0072B2", 4: "#D55E00", 5: "#009E73", 6: "#CC79A7", 7: "#E69F00",
                  8: "#56B4E9"}
 
@@ -53,7 +60,7 @@ def contract_style(hand: int) -> dict:
 def contract_ticks(ax, hands, labels):
     """Contract ticks: the hand number over its label, wrapped to fit ("3 groups\n+ 1 run")."""
     ax.set_xticks(list(hands), [f"{h}\n" + str(labels[h]).replace(" + ", "\n+ ")
-                                for h in hands], fontsize=7)
+                                for h in hands], fontsize=8)
 
 
 def _err(y, lo, hi):
@@ -76,7 +83,7 @@ def _finish(fig, ax, title, xlabel, ylabel, note=CI_NOTE, legend=True):
     if legend and ax.get_legend_handles_labels()[0]:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     if note:
-        fig.text(0.99, 0.01, note, ha="right", va="bottom", fontsize=7, alpha=0.7)
+        fig.text(0.99, 0.01, note, ha="right", va="bottom", fontsize=NOTE_SIZE, alpha=0.85)
     fig.tight_layout()
     return fig
 
@@ -103,8 +110,10 @@ def open_curve(curve, players=None, labels=None):
         for hand, g in d.groupby("hand"):
             st = contract_style(hand)
             lab = f"hand {hand}" + (f": {labels[hand]}" if labels and hand in labels else "")
+            # a dash pattern per contract as well: Okabe-Ito's orange and vermilion, or its
+            # two blues, are close on a step line
             ax.step(g["turn"], g["p_opened"], where="post", color=st["color"], lw=1.4,
-                    label=lab)
+                    ls=LINE_STYLES[(hand - 1) % len(LINE_STYLES)], label=lab)
             ax.fill_between(g["turn"], g["lo"], g["hi"], step="post", color=st["color"],
                             alpha=0.18, lw=0)
         ax.set_title(f"{p} players", fontsize=10)
@@ -123,7 +132,7 @@ def open_curve(curve, players=None, labels=None):
     fig.suptitle("How fast seats open (Kaplan-Meier: a hand that ended first is censored)",
                  fontsize=11)
     fig.text(0.99, 0.01, "bands: 95% intervals, bootstrap over deals", ha="right",
-             va="bottom", fontsize=7, alpha=0.7)
+             va="bottom", fontsize=NOTE_SIZE, alpha=0.85)
     fig.tight_layout(rect=(0, 0.02, 0.79, 0.97))
     return fig
 
@@ -131,7 +140,8 @@ def open_curve(curve, players=None, labels=None):
 def difficulty(table, column: str, ylabel: str, title: str, lower_is_better=False,
                log=False):
     """One figure per difficulty measure: contracts on x, one series per player count (or
-    ``series`` label). Cells with fewer than :data:`THIN` scored hands are hollow and named
+    ``series`` label); ``log``: True for a log axis, ``"logit"`` for a logit one (shares).
+    Cells with fewer than :data:`THIN` scored hands are hollow and named
     in the note under the chart."""
     fig, ax = _fig(figsize=(8.4, 4.2))
     key = "series" if "series" in table else "players"
@@ -156,7 +166,19 @@ def difficulty(table, column: str, ylabel: str, title: str, lower_is_better=Fals
                         mfc="white", color=eb[0].get_color())
             thin_names += [f"hand {h} at {label}" for h in d["hand"].to_numpy()[thin]
                            if np.isfinite(d.loc[d["hand"] == h, column]).all()]
-    if log:
+    if log == "logit":  # shares near 0 and near 1 both spread out (void deals: 0.1% to 99.99%)
+        from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+        ax.set_yscale("logit", nonpositive="clip")
+        ticks = [1e-4, 1e-3, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999]
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: pct(v)))
+        ax.yaxis.set_minor_locator(NullLocator())
+        lo = np.nanmin(table[f"{column}_lo"].where(table[f"{column}_lo"] > 0))
+        hi = np.nanmax(table[f"{column}_hi"].where(table[f"{column}_hi"] < 1))
+        ax.set_ylim(min(lo, 0.01) / 2 if np.isfinite(lo) else 1e-3,
+                    1 - (1 - max(hi, 0.99)) / 2 if np.isfinite(hi) else 0.999)
+    elif log:
         ax.set_yscale("log")
     hands = sorted(table["hand"].unique())
     labels = table.drop_duplicates("hand").set_index("hand")["contract"]
@@ -168,12 +190,16 @@ def difficulty(table, column: str, ylabel: str, title: str, lower_is_better=Fals
         ylabel += " (lower is better)"
     import textwrap
 
-    note = textwrap.fill(note, 150)
+    note = textwrap.fill(note, 115)
     lines = note.count("\n") + 1
-    fig.set_size_inches(8.4, 4.2 + 0.12 * lines)
-    fig = _finish(fig, ax, title, "hand and contract", ylabel, note=None)
-    fig.text(0.01, 0.005, note, ha="left", va="bottom", fontsize=6.5, alpha=0.8)
-    fig.tight_layout(rect=(0, 0.03 * lines / (1 + 0.03 * lines) + 0.01, 1, 1))
+    fig.set_size_inches(8.4, 4.2 + 0.16 * lines)
+    fig = _finish(fig, ax, title, "hand and contract", ylabel, note=None, legend=False)
+    # the legend above the axes, not beside them: the nine contracts' ticks get the width
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.01), ncol=min(len(series), 4),
+              fontsize=8, borderaxespad=0)
+    ax.set_title(title, pad=16 + 12 * ((len(series) - 1) // 4 + 1))
+    fig.text(0.01, 0.005, note, ha="left", va="bottom", fontsize=NOTE_SIZE, alpha=0.85)
+    fig.tight_layout(rect=(0, 0.04 * lines / (1 + 0.04 * lines) + 0.01, 1, 1))
     return fig
 
 
@@ -466,13 +492,19 @@ def pct(p, digits: int = 1) -> str:
     return f"{v:.{digits}f}%"
 
 
-def pct_ci(p, lo, hi, digits: int = 1) -> str:
-    """``'12.3% [11.9%, 12.7%]'``; at the ends the one-sided bound: ``'100% (≥ 99.97%)'``.
+def pct_ci(p, lo, hi, digits: int = 1, n=None) -> str:
+    """``'12.3% [11.9%, 12.7%]'``, with the decimals the interval supports (:func:`decimals`);
+    at the ends the one-sided bound (``'100% (≥ 99.97%)'``); a zero seen in ``n`` trials as
+    ``'0 of n (≤ 0.012%)'``.
 
     Examples
     --------
     >>> pct_ci(1.0, 0.99967, 1.0), pct_ci(0.0, 0.0, 0.00012), pct_ci(0.25, 0.24, 0.26)
     ('100% (≥ 99.97%)', '0% (≤ 0.012%)', '25.0% [24.0%, 26.0%]')
+    >>> pct_ci(0.0, 0.0, 0.000015, n=250_000)
+    '0 of 250,000 (≤ 0.0015%)'
+    >>> pct_ci(0.00003, 0.00001, 0.00006), pct_ci(0.99986, 0.9998, 0.99992)
+    ('0.003% [0.001%, 0.006%]', '99.986% [99.980%, 99.992%]')
     """
     if not np.isfinite(p):
         return "n/a"
@@ -481,8 +513,14 @@ def pct_ci(p, lo, hi, digits: int = 1) -> str:
     if p == 1:
         return f"100% (≥ {100 * lo:.2f}%)" if lo > 0.99 else f"100% (≥ {pct(lo)})"
     if p == 0:
-        return f"0% (≤ {100 * hi:.2g}%)" if hi < 0.01 else f"0% (≤ {pct(hi)})"
-    return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
+        bound = f"{100 * hi:.2g}%" if hi < 0.01 else pct(hi)
+        seen = n is not None and np.isfinite(n) and n > 0
+        return f"0 of {int(n):,} (≤ {bound})" if seen else f"0% (≤ {bound})"
+    d = decimals(100 * lo, 100 * hi)
+    if d is None:
+        return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
+    d = max(d, 0)
+    return f"{fixed(100 * p, d)}% [{fixed(100 * lo, d)}%, {fixed(100 * hi, d)}%]"
 
 
 def one_in(p, lo=None, hi=None, n=None) -> str:
@@ -518,20 +556,53 @@ def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> 
     """``'13.9 [13.8, 14.0]'`` (``signed``: ``'-46.2 [-53.9, -38.5]'`` with a plus sign for
     gains); ``'n/a'`` for NaN; ``inf`` as ``'> max'`` is the caller's business.
 
+    The decimals are the interval's (:func:`decimals`: no digit beyond what it supports, none
+    hidden that it does); ``digits`` serves when there is no interval. An interval of no width
+    is the number alone.
+
     Examples
     --------
     >>> num_ci(13.91, 13.79, 14.03), num_ci(-4.2, -5.0, -3.4, signed=True, unit=" pts")
-    ('13.9 [13.8, 14.0]', '−4.2 pts [−5.0, −3.4]')
+    ('13.91 [13.79, 14.03]', '−4.2 pts [−5.0, −3.4]')
+    >>> num_ci(0.0008, -0.0028, 0.0044, signed=True), num_ci(0.0, 0.0, 0.0, 2, signed=True)
+    ('+0.001 [−0.003, +0.004]', '0')
+    >>> num_ci(7224.93, 5076.2, 12658.4), num_ci(0.004, -0.012, 0.021, signed=True)
+    ('7,000 [5,000, 13,000]', '+0.004 [−0.012, +0.021]')
     """
     if m is None or not np.isfinite(m):
         return "n/a"
-    f = (lambda v: f"{v:+,.{digits}f}".replace("-", "−")) if signed else (
-        lambda v: f"{v:,.{digits}f}".replace("-", "−"))
-    if lo is None or not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{f(m)}{unit}"
+    if lo is not None and hi is not None and lo == hi == m:
+        return ("0" if m == 0 else fixed(m, digits, signed)) + unit
+    d = decimals(lo, hi)
+    if d is None:
+        return f"{fixed(m, digits, signed)}{unit}"
+    def f(v):
+        return fixed(v, d, signed)
+
     if unit == "%":
         return f"{f(m)}% [{f(lo)}%, {f(hi)}%]"
     return f"{f(m)}{unit} [{f(lo)}, {f(hi)}]"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 card"``, ``"5 cards"``, ``"1 mistake"``, ``"0 mistakes"``.
+
+    >>> count(1, "mistake"), count(3, "mistake"), count(2, "deal sequence")
+    ('1 mistake', '3 mistakes', '2 deal sequences')
+    """
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def write_csv(df, path, header=()) -> Path:
+    """``df`` as a CSV at ``path`` (no index), ``header`` lines first as ``# `` comments (its
+    provenance: command, wall time, machine); read it back with ``pd.read_csv(path,
+    comment="#")``."""
+    path = Path(path)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        for line in header:
+            f.write(f"# {line}\n")
+        df.to_csv(f, index=False)
+    return path
 
 
 _TABLE_CSS = ("<style>table.kt{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}"

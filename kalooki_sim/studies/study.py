@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
+from ..game import _checks
 from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
 from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
@@ -601,7 +602,7 @@ class Run:
         ----------
         filters : list of tuples or pyarrow.compute.Expression, optional
             Read only matching rows, e.g. ``[("hand", "==", 9), ("seat", "==", 0)]`` (the
-            ``filters`` of :func:`pandas.read_parquet`).
+            ``filters`` of :func:`pandas.read_parquet`; a bad one is refused, naming it).
         columns : list of str, optional
             Read only these columns.
         """
@@ -609,14 +610,13 @@ class Run:
             raise ValueError("this run kept only aggregates (summary_only=True); its rows were "
                              "not written: run it again with summary_only=False")
         import pyarrow.dataset as ds
-        import pyarrow.parquet as pq
 
         files = self._files("rows")
+        empty = chunk_rows(dataclasses.replace(self.spec, games=0), self.spec.first_game, 0)
+        columns = _checks.check_names("columns", columns, empty.columns)  # None: all
+        expr = _checks.parquet_filter("filters", filters, empty)
         if not files:
-            return chunk_rows(dataclasses.replace(self.spec, games=0), self.spec.first_game, 0)
-        expr = filters
-        if filters is not None and not isinstance(filters, ds.Expression):
-            expr = pq.filters_to_expression(filters)
+            return empty if columns is None else empty[columns]
         table = ds.dataset([str(f) for f in files], format="parquet").to_table(
             filter=expr, columns=columns)
         return table.to_pandas()
