@@ -35,6 +35,8 @@ import threading
 import time
 from pathlib import Path
 
+from . import glossary as _glossary
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: every page of the report: its heading (the link text), its default parameters (the committed
@@ -270,26 +272,8 @@ dl.glossary dt{font-weight:bold;margin-top:0.4em}dl.glossary dd{margin-left:1.5e
 a.term{color:inherit;text-decoration:underline dotted}"""
 
 
-#: the index's glossary: term -> (words that use it, first match linked, definition)
-GLOSSARY = {
-    "call": (r"call(?:s|ed|ing)?", "Taking the card just discarded out of turn, together with "
-             "a penalty card from the stock, by a player who has not opened (R9); at most 3 "
-             "per player per hand."),
-    "lay off": (r"lay(?:s|ing)? off|laid off", "Adding a card from one's hand to a meld already "
-                "on the table, allowed once one has opened (R10, R11)."),
-    "void": (r"voids?", "A deal on which the stock ran out a second time before anyone went "
-             "out: nobody scores and the same dealer deals again (R13)."),
-    "open": (r"open(?:s|ed|ing)?", "To put down the contract's melds for the first time (R7); "
-             "the own turn to open counts a seat's own turns."),
-    "censored": (r"censor(?:ed|ing)", "A seat whose hand ended (someone went out, or the deal "
-                 "was void) before it opened: we know only that it had not opened yet, and the "
-                 "Kaplan-Meier estimate uses it as such, not as a seat that never opens."),
-    "paired": (r"pair(?:ed|ing)", "Two ways of playing compared on the same deals (each seat "
-               "gets the same cards): the luck of the deal cancels in their difference."),
-    "Holm": (r"Holm(?:'s)?", "Holm's adjustment of many comparisons made together: a "
-             "difference is claimed only if it holds with at most a 5% chance of any false "
-             "claim among all of them."),
-}
+#: the site's glossary (kept in :mod:`kalooki_sim.report.glossary`; ``glossary.html``)
+GLOSSARY = _glossary.GLOSSARY
 
 LIMITS = ("<p><strong>Limitations.</strong> The players are scripted policies (greedy, "
           "never-call, call-k, expert), not people: people bluff, misread and adapt, and "
@@ -302,17 +286,22 @@ LIMITS = ("<p><strong>Limitations.</strong> The players are scripted policies (g
           "match a real table.</p>")
 
 
-def _link_terms(fragment: str, done: set) -> str:
-    """Link the first use of each :data:`GLOSSARY` term in ``fragment`` (HTML) to its entry;
-    ``done`` holds the terms linked earlier on the page (updated). Text inside tags, links
-    and ``<code>`` is left alone."""
+#: text inside these tags is never linked to the glossary
+_NO_LINK = {"a", "code", "pre", "summary", "script", "style", "title", "nav", "svg", "th",
+            "h1", "h2", "h3", "h4", "h5", "h6", "caption", "figcaption", "dt"}
+
+
+def _link_terms(fragment: str, done: set, target: str = "glossary.html") -> str:
+    """Link the first use of each :data:`GLOSSARY` term in ``fragment`` (HTML) to its entry
+    in ``target`` (the glossary page); ``done`` holds the terms linked earlier on the page
+    (updated). Text inside links, code, headings, captions and scripts is left alone."""
     parts = re.split(r"(<[^>]+>)", fragment)
     skip = 0
     for i, part in enumerate(parts):
         if part.startswith("<"):
             tag = re.match(r"</?\s*(\w+)", part)
-            if tag and tag.group(1).lower() in ("a", "code", "summary"):
-                skip += -1 if part.startswith("</") else 1
+            if tag and tag.group(1).lower() in _NO_LINK and not part.endswith("/>"):
+                skip = max(skip + (-1 if part.startswith("</") else 1), 0)
             continue
         if skip:
             continue
@@ -322,17 +311,10 @@ def _link_terms(fragment: str, done: set) -> str:
             m = re.search(rf"\b({pattern})\b", part, re.I)
             if m:
                 done.add(term)
-                slug = term.replace(" ", "-").lower()
-                part = (part[:m.start()] + f'<a class="term" href="#g-{slug}">{m.group(1)}</a>'
-                        + part[m.end():])
+                part = (part[:m.start()] + f'<a class="term" href="{target}#g-'
+                        f'{_glossary.slug(term)}">{m.group(1)}</a>' + part[m.end():])
         parts[i] = part
     return "".join(parts)
-
-
-def _glossary_html() -> str:
-    rows = "".join(f'<dt id="g-{t.replace(" ", "-").lower()}">{html.escape(t)}</dt>'
-                   f"<dd>{html.escape(d)}</dd>" for t, (_, d) in GLOSSARY.items())
-    return f'<h2 id="glossary">Glossary</h2><dl class="glossary">{rows}</dl>'
 
 
 def _md_inline(text: str) -> str:
@@ -348,6 +330,8 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
     ``secs`` is accepted for compatibility and not written (timings would change the page on
     every run).
     """
+    from . import site
+
     out_dir = Path(out_dir)
     manifest = manifest or provenance(params)
     heads = []
@@ -374,7 +358,8 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
         "notebooks from this run, with its 95% confidence interval in brackets (the deal, or "
         "the sequence of deals, is the unit). \"Most\" and \"least\" are said only where a "
         "rank interval allows it. Terms are explained in the "
-        '<a href="#glossary">glossary</a>.</p>', done)
+        '<a href="glossary.html">glossary</a>; the rules are on <a href="rules.html">their '
+        "own page</a>.</p>", done)
     heads = [_link_terms(h, done) for h in heads]
     limits = _link_terms(LIMITS, done)
     m = manifest
@@ -390,21 +375,23 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
     page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>kalooki_sim report</title><style>{_CSS}</style></head><body>
+{site.nav_html()}
 <h1>Jamaican Kalooki by simulation: what the numbers say</h1>
 {intro}
 <h2>Headline findings</h2>{''.join(heads) or '<p>(no findings written)</p>'}
 {limits}
 <h2>The pages</h2><ul>{''.join(items)}</ul>
+{site.index_section()}
 <h2>Files</h2><p>Each chart is shown on its page beside the text about it, each table's
 every column is in a CSV file.</p>
 <details><summary>{len(pngs)} charts (PNG) and {len(csvs)} tables (CSV)</summary>
 <h3>Charts</h3><ul>{links(pngs)}</ul>
 <h3>Tables (CSV, every column)</h3><ul>{links(csvs)}</ul></details>
-{_glossary_html()}
 <h2>Provenance</h2><table class="prov"><caption style="text-align:left">What made
 this report</caption>{prov}</table>
 <p class="prov">Sizes and seeds of every notebook are listed above and in
-<a href="manifest.json">manifest.json</a>. Rules: <code>kalooki_sim/RULES.md</code>.</p>
+<a href="manifest.json">manifest.json</a>. The rules: <a href="rules.html">rules.html</a>
+(the same text as the package's RULES.md).</p>
 </body></html>
 """
     (out_dir / "index.html").write_text(page, encoding="utf-8")
@@ -453,6 +440,9 @@ def build(out_dir="reports", tiny: bool = False, names=NOTEBOOKS,
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n",
                                            encoding="utf-8")
     _index(out_dir, every, secs, manifest)
+    from . import site  # the guide, glossary, rules, API reference and performance pages
+
+    site.build(out_dir)
     gi = out_dir / ".gitignore"
     if not gi.exists():
         gi.write_text(".timings.log\n", encoding="utf-8")
