@@ -181,8 +181,16 @@ def rules_body(text: str) -> str:
     body = markdown_html(text, terms=False)
     body = re.sub(r'<h2 id="[^"]*">([RCV]\d*)\b', lambda m: f'<h2 id="{m.group(1).lower()}">'
                   f"{m.group(1)}", body)
-    return re.sub(r"<li>([CV]\d+(?:\.\d+)?) ", lambda m: f'<li id="{slug(m.group(1))}">'
+    body = re.sub(r"<li>([CV]\d+(?:\.\d+)?) ", lambda m: f'<li id="{slug(m.group(1))}">'
                   f"{m.group(1)} ", body)
+    # the text's tables have no caption line: each is named after its section
+    parts = re.split(r"(<h2 [^>]*>.*?</h2>)", body)
+    for i, part in enumerate(parts):
+        if i and "<table>\n<thead>" in part:
+            section = re.sub(r"<[^>]+>", "", parts[i - 1])
+            parts[i] = part.replace("<table>\n<thead>", f"<table>\n<caption>{section}: the "
+                                    "table of the rule's text</caption>\n<thead>")
+    return "".join(parts)
 
 
 def write_rules(out: Path) -> Path:
