@@ -158,6 +158,10 @@ def test_api_reference_is_generated_by_pdoc(tmp_path):
     assert not any("_kernels" in str(f) or "/_" in str(f.relative_to(api)) for f in files)
     for f in files:
         assert _links_home(f, tmp_path), f
+    for f in files:  # the same bytes in any checkout
+        assert str(ROOT) not in f.read_text(encoding="utf-8"), f
+    assert "&lt;repository&gt;/kalooki_sim/RULES.md" in (
+        api / "kalooki_sim" / "report" / "site.html").read_text(encoding="utf-8")
     text = (api / "kalooki_sim" / "studies" / "advisor.html").read_text(encoding="utf-8")
     assert 'id="advise"' in text
     assert "Should I call (or take) this card?" in text

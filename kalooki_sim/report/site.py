@@ -272,8 +272,10 @@ def write_api(out: Path) -> list[Path]:
             f = api / (name.replace(".", "/") + ".html")
             f.parent.mkdir(parents=True, exist_ok=True)
             prefix = "../" * (name.count(".") + 1)
-            f.write_text(with_nav(pdoc.render.html_module(mod, mods), prefix),
-                         encoding="utf-8")
+            page = pdoc.render.html_module(mod, mods)
+            # a module constant holding a path shows this checkout's: not in published bytes
+            page = page.replace(html.escape(str(ROOT)), "&lt;repository&gt;")
+            f.write_text(with_nav(page, prefix), encoding="utf-8")
             written.append(f)
     for w in caught:
         print(f"  pdoc: {w.message}", file=sys.stderr)
