@@ -66,31 +66,34 @@ pre code{overflow-wrap:normal}
 table{border-collapse:collapse;margin:0.8em 0;font-size:0.9em}
 td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top}th{background:#f0f0f0}
 caption{text-align:left;font-style:italic;padding:2px 0}
-figure{margin:1em 0}figure img{max-width:100%}figcaption{font-size:0.9em;color:#444}
+figure{margin:1em 0}img{max-width:100%}figcaption{font-size:0.9em;color:#444}
 dl.glossary dt{font-weight:bold;margin-top:0.6em}dl.glossary dd{margin-left:1.5em}
-a.term{color:inherit;text-decoration:underline dotted}
-""" + "div.site{border-bottom:1px solid #ddd}"
+"""
 NAV_MARK = 'class="site"'
+BAR_START, BAR_END = "<!-- site bar -->", "<!-- /site bar -->"
 
 
 def nav_html(prefix: str = "") -> str:
     """The bar every page starts with; ``prefix`` leads from the page to the site's root
-    (``"../"`` one folder down)."""
+    (``"../"`` one folder down). Its own style travels with it (notebook and pdoc pages have
+    theirs): a div, not ``<nav>``, which pdoc's stylesheet fixes to its sidebar."""
     links = [("index.html", "Index")]
     links += [(f"guide-{k}.html", k.capitalize()) for k in GUIDE]
     links += list(REFERENCE.items())
     a = " · ".join(f'<a href="{prefix}{h}">{html.escape(t)}</a>' for h, t in links)
-    # a div, not <nav>: pdoc's stylesheet fixes every <nav> to its sidebar
-    return (f'<div {NAV_MARK} role="navigation" style="font-family:system-ui,sans-serif;'
-            f'font-size:14px;line-height:1.6;margin:0 0 1em;position:relative;z-index:10;'
-            f'background:#fff;padding:2px 0">{a}</div>')
+    return (f"{BAR_START}<style>div.site{{font-family:system-ui,sans-serif;font-size:14px;"
+            "line-height:1.6;margin:0 0 1em;position:relative;z-index:10;background:#fff;"
+            "padding:2px 0;border-bottom:1px solid #ddd}div.site a{color:#0645ad;"
+            "text-decoration:underline}a.term{color:inherit!important;"
+            "text-decoration:underline dotted!important}"
+            f'</style><div {NAV_MARK} role="navigation">{a}</div>{BAR_END}')
 
 
 def with_nav(page: str, prefix: str = "") -> str:
-    """``page`` (a whole HTML document) with :func:`nav_html` right after ``<body ...>``; a
-    page that has the bar is returned unchanged."""
-    if NAV_MARK in page:
-        return page
+    """``page`` (a whole HTML document) with :func:`nav_html` right after ``<body ...>``, in
+    place of the bar it has (so adding it twice changes nothing)."""
+    page = re.sub("\n?" + re.escape(BAR_START) + ".*?" + re.escape(BAR_END) + "\n?", "",
+                  page, flags=re.S)
     m = re.search(r"<body[^>]*>", page)
     if not m:
         raise ValueError("page has no <body>")
