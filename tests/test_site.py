@@ -94,13 +94,20 @@ def test_rules_page_is_rules_md_with_an_anchor_per_rule(built):
     assert "Tuluki" in text and "<table>" in text
 
 
-def test_notebook_pages_get_the_bar_and_term_links_once(built):
+def test_notebook_pages_get_the_bar_once_and_keep_their_text(built):
     page = (built / "rule_sets.html").read_text(encoding="utf-8")
-    assert page.count(site.NAV_MARK) == 1
-    assert page.count('href="glossary.html#g-void"') == 1
-    assert "<code>void</code>" in page and ".open{}" in page  # code and CSS untouched
+    assert page.count(site.NAV_MARK) == 1 and 'href="glossary.html"' in page
+    assert "<p>A void deal; a call.</p><code>void</code>" in page  # the notebook's words
     site.nav_notebook_pages(built)
     assert (built / "rule_sets.html").read_text(encoding="utf-8") == page
+    assert (built / "guide-tour.html") not in site.nav_notebook_pages(built)
+
+
+def test_the_index_links_only_its_own_terms():
+    done = set()
+    out = publish._link_terms("<p>a greedy player, a void deal</p>", done)
+    assert 'href="glossary.html#g-void"' in out and "g-greedy" not in out
+    assert set(publish.INDEX_TERMS) <= set(GLOSSARY)
 
 
 def test_with_nav_and_link_terms_are_idempotent():

@@ -2,7 +2,7 @@
 
 :data:`GLOSSARY` maps a term to ``(pattern, definition)``: ``pattern`` is the regular
 expression of the words that use it (the first match on a page is linked to the entry, by
-:func:`kalooki_sim.report.publish._link_terms`), ``definition`` plain text. Rule ids (R9, C3,
+:func:`link_terms`), ``definition`` plain text. Rule ids (R9, C3,
 V6) refer to ``kalooki_sim/RULES.md``, published as ``rules.html``. The site builder
 (:mod:`kalooki_sim.report.site`) writes ``glossary.html`` from it, one anchor ``g-<slug>`` per
 term (:func:`slug`).
@@ -76,18 +76,19 @@ GLOSSARY = {
              "still to come (not seen on the table, the pile or in another hand)."),
     "ukeire": (r"ukeire", "Mahjong's word for a hand's outs: the tiles that improve it and how "
                "many are left. The expert's outs discard keeps the hand with the most."),
-    "greedy": (r"greedy", "A scripted player, beginner-like: it takes or calls whenever a card "
-               "lowers a quick bound of its cards needed and discards its costliest useless "
-               "card."),
+    "greedy": (r"greedy", "A scripted player, beginner-like: it opens at once, lays off "
+               "everything, and takes or calls whenever the card brings its contract closer "
+               "(by a quick bound of the cards it needs)."),
     "expert": (r"expert", "The strongest scripted player: counts cards needed exactly, knows "
                "dead cards, calls only when the contract would then need at most five cards, "
                "and discards to keep the most outs in the one-kind contracts."),
-    "never-call": (r"never-call", "A scripted player that never calls (it may still take the "
-                   "discard on its own turn): the baseline of the call studies."),
-    "call-k": (r"call-k|call-\d", "A scripted player that calls at most k times a hand "
-              "(call-1, call-2), otherwise like greedy."),
-    "hold-for-double": (r"hold-for-double", "A scripted player that calls only a card that "
-                        "completes its contract, hoping to go out in its opening turn."),
+    "never-call": (r"never-call", "Greedy that never calls (it still takes the discard "
+                   "as its draw): the baseline of the call studies."),
+    "call-k": (r"call-k|call-\d", "Greedy that calls at most k times a hand (call-1, "
+              "call-2; never more than the rules' limit, V8)."),
+    "hold-for-double": (r"hold-for-double", "Greedy that holds its opening until it can "
+                        "go out on it (for at most 8 own turns), to double the others, and "
+                        "calls only a card that completes its contract."),
     "search": (
         r"search(?:er| player)|searching player",
         "The player that looks ahead: at each take or call it plays "
@@ -144,3 +145,39 @@ def slug(term: str) -> str:
     """The anchor of ``term`` in ``glossary.html`` (``id="g-<slug>"``): lower case, runs of
     other characters than letters and digits as one hyphen."""
     return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+
+
+#: text inside these tags is never linked to the glossary
+NO_LINK = {"a", "code", "pre", "summary", "script", "style", "title", "nav", "svg", "th",
+           "h1", "h2", "h3", "h4", "h5", "h6", "caption", "figcaption", "dt"}
+
+
+def link_terms(fragment: str, done: set, target: str = "glossary.html", terms=None) -> str:
+    """Link the first use of each glossary term in ``fragment`` (HTML) to its entry in
+    ``target`` (the glossary page). ``terms`` limits the terms considered (default: all);
+    ``done`` holds the terms linked earlier on the page (updated). Text inside links, code,
+    headings, captions and scripts is left alone.
+
+    >>> link_terms("<p>a void, a void</p>", set())
+    '<p>a <a class="term" href="glossary.html#g-void">void</a>, a void</p>'
+    """
+    parts = re.split(r"(<[^>]+>)", fragment)
+    skip = 0
+    for i, part in enumerate(parts):
+        if part.startswith("<"):
+            tag = re.match(r"</?\s*(\w+)", part)
+            if tag and tag.group(1).lower() in NO_LINK and not part.endswith("/>"):
+                skip = max(skip + (-1 if part.startswith("</") else 1), 0)
+            continue
+        if skip:
+            continue
+        for term in GLOSSARY if terms is None else terms:
+            if term in done:
+                continue
+            m = re.search(rf"\b({GLOSSARY[term][0]})\b", part, re.I)
+            if m:
+                done.add(term)
+                part = (part[:m.start()] + f'<a class="term" href="{target}#g-{slug(term)}">'
+                        f"{m.group(1)}</a>" + part[m.end():])
+        parts[i] = part
+    return "".join(parts)

@@ -286,35 +286,15 @@ LIMITS = ("<p><strong>Limitations.</strong> The players are scripted policies (g
           "match a real table.</p>")
 
 
-#: text inside these tags is never linked to the glossary
-_NO_LINK = {"a", "code", "pre", "summary", "script", "style", "title", "nav", "svg", "th",
-            "h1", "h2", "h3", "h4", "h5", "h6", "caption", "figcaption", "dt"}
+#: the terms the index links (its own words; the glossary page has every term)
+INDEX_TERMS = ("call", "lay off", "void", "open", "censored", "paired", "Holm")
 
 
 def _link_terms(fragment: str, done: set, target: str = "glossary.html") -> str:
-    """Link the first use of each :data:`GLOSSARY` term in ``fragment`` (HTML) to its entry
-    in ``target`` (the glossary page); ``done`` holds the terms linked earlier on the page
-    (updated). Text inside links, code, headings, captions and scripts is left alone."""
-    parts = re.split(r"(<[^>]+>)", fragment)
-    skip = 0
-    for i, part in enumerate(parts):
-        if part.startswith("<"):
-            tag = re.match(r"</?\s*(\w+)", part)
-            if tag and tag.group(1).lower() in _NO_LINK and not part.endswith("/>"):
-                skip = max(skip + (-1 if part.startswith("</") else 1), 0)
-            continue
-        if skip:
-            continue
-        for term, (pattern, _) in GLOSSARY.items():
-            if term in done:
-                continue
-            m = re.search(rf"\b({pattern})\b", part, re.I)
-            if m:
-                done.add(term)
-                part = (part[:m.start()] + f'<a class="term" href="{target}#g-'
-                        f'{_glossary.slug(term)}">{m.group(1)}</a>' + part[m.end():])
-        parts[i] = part
-    return "".join(parts)
+    """Link the first use of each of :data:`INDEX_TERMS` in ``fragment`` (HTML) to its entry
+    in ``target``, the glossary page; ``done`` holds the terms linked earlier on the page
+    (updated). Text inside links, code, headings and captions is left alone."""
+    return _glossary.link_terms(fragment, done, target, terms=INDEX_TERMS)
 
 
 def _md_inline(text: str) -> str:
