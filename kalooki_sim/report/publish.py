@@ -6,7 +6,9 @@ papermill does), executed with nbclient, and exported to a code-free HTML page w
 inline. ``index.html`` opens with the headline findings the notebooks computed (each writes
 ``<name>.headlines.json``), links the pages, charts and tables and states the provenance;
 ``manifest.json`` holds the same provenance for machines, plus a ``run`` section: wall time
-per notebook, threads, CPU model and whether Numba's cache was warm.
+per notebook, threads, CPU model and whether Numba's cache was warm. Then
+:func:`kalooki_sim.report.site.build` writes the rest of the site: guide pages, glossary, rules,
+API reference and performance record, and a bar on every page that links them.
 
 The products are reproducible: cell ids are fixed, execution metadata is dropped and PNGs carry
 no timestamp, so running the report twice changes nothing in git except the ``run`` section of
