@@ -57,8 +57,8 @@ REFERENCE = {
 PERF_COLUMNS = ("commit", "date", "cpu", "threads", "load", "figure", "value")
 #: the modules of the API reference: every public module (no ``_`` in its path) but the
 #: old paths kept as aliases and ``__main__``
-API_SKIP = {"kalooki_sim.decisions", "kalooki_sim.study", "kalooki_sim.tuning",
-            "kalooki_sim.plots", "kalooki_sim.referee"}
+API_SKIP = ("kalooki_sim.decisions", "kalooki_sim.plots", "kalooki_sim.referee",
+            "kalooki_sim.study", "kalooki_sim.tuning")
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:56em;margin:2em auto;padding:0 1em;
 line-height:1.5;color:#222}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em}
