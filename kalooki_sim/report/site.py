@@ -187,13 +187,16 @@ def rules_body(text: str) -> str:
                   f"{m.group(1)}", body)
     body = re.sub(r"<li>([CV]\d+(?:\.\d+)?) ", lambda m: f'<li id="{slug(m.group(1))}">'
                   f"{m.group(1)} ", body)
-    # the text's tables have no caption line: each is named after its section
+    # the text's tables have no caption line: each is named by the item that leads to it
+    # ("Hand sizes and contracts, hands 1-9 (a ...):"), or its section, and the rule's id
     parts = re.split(r"(<h2 [^>]*>.*?</h2>)", body)
     for i, part in enumerate(parts):
         if i and "<table>\n<thead>" in part:
-            section = re.sub(r"<[^>]+>", "", parts[i - 1])
-            parts[i] = part.replace("<table>\n<thead>", f"<table>\n<caption>{section}: the "
-                                    "table of the rule's text</caption>\n<thead>")
+            rule = re.sub(r"<[^>]+>", "", parts[i - 1]).split()[0]
+            lead = re.findall(r"<li>(.*?)</li>", part[:part.index("<table>")], re.S)
+            name = re.split(r" \(|:", re.sub(r"<[^>]+>", "", lead[-1]))[0] if lead else rule
+            parts[i] = part.replace("<table>\n<thead>", f"<table>\n<caption>{name.strip()} "
+                                    f"({rule})</caption>\n<thead>")
     return "".join(parts)
 
 
