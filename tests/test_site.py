@@ -94,6 +94,18 @@ def test_rules_page_is_rules_md_with_an_anchor_per_rule(built):
     assert "Tuluki" in text and "<table>" in text
 
 
+def test_rule_ids_link_to_their_rule_and_every_anchor_exists(built):
+    rules = (built / "rules.html").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'id="([^"]+)"', rules))
+    seen = set()
+    for page in built.glob("*.html"):
+        seen |= set(re.findall(r'href="rules.html#([^"]+)"', page.read_text(encoding="utf-8")))
+    assert {"r9", "r13", "c3", "v9"} <= seen
+    assert seen <= anchors, seen - anchors
+    advisor = (built / "guide-advisor.html").read_text(encoding="utf-8")
+    assert '<a href="rules.html#r9">R9</a>' in advisor
+
+
 def test_notebook_pages_get_the_bar_once_and_keep_their_text(built):
     page = (built / "rule_sets.html").read_text(encoding="utf-8")
     assert page.count(site.NAV_MARK) == 1 and 'href="glossary.html"' in page

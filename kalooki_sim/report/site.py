@@ -30,7 +30,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from .glossary import GLOSSARY, slug
+from .glossary import GLOSSARY, NO_LINK, slug
 from .glossary import link_terms as _link
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,6 +131,33 @@ def _heading_ids(fragment: str) -> str:
     return re.sub(r"<h([1-4])>(.*?)</h\1>", one, fragment, flags=re.S)
 
 
+def link_rules(fragment: str, target: str = "rules.html") -> str:
+    """Link every rule id in the text of ``fragment`` (R9, R9.1, C3, V6, V9.2) to its anchor on
+    the rules page (``r9``, ``c3``, ``v6``, ``v9-2``); text inside links, code and headings is
+    left alone.
+
+    >>> link_rules("<p>R9.1 and V9.2, not <code>R9</code></p>", target="")
+    '<p><a href="#r9">R9.1</a> and <a href="#v9-2">V9.2</a>, not <code>R9</code></p>'
+    """
+
+    def anchor(m):
+        rid = m.group(0)
+        a = rid.split(".")[0].lower() if rid[0] == "R" else slug(rid)
+        return f'<a href="{target}#{a}">{rid}</a>'
+
+    parts = re.split(r"(<[^>]+>)", fragment)
+    skip = 0
+    for i, part in enumerate(parts):
+        if part.startswith("<"):
+            tag = re.match(r"</?\s*(\w+)", part)
+            if tag and tag.group(1).lower() in NO_LINK and not part.endswith("/>"):
+                skip = max(skip + (-1 if part.startswith("</") else 1), 0)
+        elif not skip:
+            parts[i] = re.sub(r"\b(?:R(?:1[0-4]|[1-9])(?:\.\d)?|C[1-3]|V[1-9](?:\.\d)?)\b",
+                              anchor, part)
+    return "".join(parts)
+
+
 def markdown_html(text: str, terms: bool = True) -> str:
     """Markdown (CommonMark with tables) to HTML: headings get ids, a paragraph
     ``Table: ...`` right before a table becomes its caption, glossary terms are linked."""
@@ -141,7 +168,7 @@ def markdown_html(text: str, terms: bool = True) -> str:
     out = re.sub(r"<p>Table: (.*?)</p>\s*<table>", r"<table>\n<caption>\1</caption>", out,
                  flags=re.S)
     out = _heading_ids(out)
-    return link_terms(out) if terms else out
+    return link_rules(link_terms(out)) if terms else out
 
 
 def _title_of(text: str, default: str) -> str:
@@ -169,7 +196,7 @@ def glossary_body() -> str:
                    for t, (_, d) in sorted(GLOSSARY.items(), key=lambda kv: kv[0].lower()))
     return ('<h1 id="glossary">Glossary</h1>\n<p>The words the pages use, in plain terms. '
             'Rule ids (R9, C3, V6) are those of the <a href="rules.html">rules</a>.</p>\n'
-            f'<dl class="glossary">\n{rows}</dl>')
+            f'<dl class="glossary">\n{link_rules(rows)}</dl>')
 
 
 def write_glossary(out: Path) -> Path:
