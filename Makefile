@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
 KERNELS := $(wildcard kalooki_sim/*/_kernels/*.py)
 
-.PHONY: test test-slow coverage lint bench bench-suite report lab clean venv compile
+.PHONY: test test-slow coverage lint bench bench-suite report site lab clean venv compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,12 +50,18 @@ bench: $(COMPILED)
 bench-suite: $(COMPILED)
 	$(PY) -m kalooki_sim.bench --suite
 
-# Executes notebooks/*.py at the default sizes and writes reports/ (index.html, pages, PNG, CSV).
+# Executes notebooks/*.py at the default sizes and writes reports/ (index.html, pages, PNG, CSV),
+# then the rest of the site: guide pages, glossary, rules, API reference, performance record.
 # It compiles only the kernels the notebooks use (not the searching player's): from the cache
 # in seconds when `make compile` ran before.
 report: $(STAMP)
 	$(PY) -m kalooki_sim.warmup --without-search
 	$(PY) -m kalooki_sim.report
+
+# The site's pages alone, from their sources (kalooki_sim/report/guide/*.md, the glossary,
+# RULES.md, the docstrings, reports/performance.csv and .png), without running the notebooks
+site: $(STAMP)
+	$(PY) -m kalooki_sim.report.site
 
 # Interactive notebooks: JupyterLab with jupytext, which opens the py:percent sources as
 # notebooks (right-click > Open With > Notebook); edits are saved back to the .py files.

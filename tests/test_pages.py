@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from kalooki_sim.report import publish as report
+from kalooki_sim.report.glossary import slug
 
 
 @pytest.fixture(scope="module")
@@ -98,14 +99,16 @@ def test_caption_checker_bites():
     assert _PCT.search("share 5.0% [-1.0%, 11.0%]") and not _PCT.search("+5% [-2%, 9%]")
 
 
-def test_index_has_glossary_limitations_and_folded_files(pages):
+def test_index_links_glossary_rules_and_keeps_limitations_and_folded_files(pages):
     index = (pages / "index.html").read_text(encoding="utf-8")
+    glossary = (pages / "glossary.html").read_text(encoding="utf-8")
     for term in report.GLOSSARY:
-        slug = term.replace(" ", "-").lower()
-        assert f'id="g-{slug}"' in index
+        assert f'id="g-{slug(term)}"' in glossary
     assert index.count('class="term"') >= 3  # terms linked from their first use
+    assert 'href="glossary.html"' in index and 'href="rules.html"' in index
+    assert "<code>kalooki_sim/RULES.md</code>" not in index  # a link, not a path
     assert "Limitations." in index and "not people" in index
-    files = index[index.index("<h2>Files</h2>"):index.index('<h2 id="glossary">')]
+    files = index[index.index("<h2>Files</h2>"):index.index("<h2>Provenance</h2>")]
     assert "<details>" in files and files.count(".csv</a>") >= 1
     assert index.index("Headline findings") < index.index("Limitations.")
 
@@ -114,8 +117,8 @@ def test_glossary_links_first_use_only_outside_code_and_links():
     done = set()
     out = report._link_terms("<p>A <code>call</code> then a call, another call; "
                              '<a href="x">void</a> and a void.</p>', done)
-    assert out.count('href="#g-call"') == 1 and "<code>call</code>" in out
-    assert out.count('href="#g-void"') == 1 and '<a href="x">void</a>' in out
+    assert out.count('href="glossary.html#g-call"') == 1 and "<code>call</code>" in out
+    assert out.count('href="glossary.html#g-void"') == 1 and '<a href="x">void</a>' in out
     assert report._link_terms("a call", done) == "a call"
 
 

@@ -6,7 +6,9 @@ papermill does), executed with nbclient, and exported to a code-free HTML page w
 inline. ``index.html`` opens with the headline findings the notebooks computed (each writes
 ``<name>.headlines.json``), links the pages, charts and tables and states the provenance;
 ``manifest.json`` holds the same provenance for machines, plus a ``run`` section: wall time
-per notebook, threads, CPU model and whether Numba's cache was warm.
+per notebook, threads, CPU model and whether Numba's cache was warm. Then
+:func:`kalooki_sim.report.site.build` writes the rest of the site: guide pages, glossary, rules,
+API reference and performance record, and a bar on every page that links them.
 
 The products are reproducible: cell ids are fixed, execution metadata is dropped and PNGs carry
 no timestamp, so running the report twice changes nothing in git except the ``run`` section of
@@ -34,6 +36,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from . import glossary as _glossary
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -270,26 +274,8 @@ dl.glossary dt{font-weight:bold;margin-top:0.4em}dl.glossary dd{margin-left:1.5e
 a.term{color:inherit;text-decoration:underline dotted}"""
 
 
-#: the index's glossary: term -> (words that use it, first match linked, definition)
-GLOSSARY = {
-    "call": (r"call(?:s|ed|ing)?", "Taking the card just discarded out of turn, together with "
-             "a penalty card from the stock, by a player who has not opened (R9); at most 3 "
-             "per player per hand."),
-    "lay off": (r"lay(?:s|ing)? off|laid off", "Adding a card from one's hand to a meld already "
-                "on the table, allowed once one has opened (R10, R11)."),
-    "void": (r"voids?", "A deal on which the stock ran out a second time before anyone went "
-             "out: nobody scores and the same dealer deals again (R13)."),
-    "open": (r"open(?:s|ed|ing)?", "To put down the contract's melds for the first time (R7); "
-             "the own turn to open counts a seat's own turns."),
-    "censored": (r"censor(?:ed|ing)", "A seat whose hand ended (someone went out, or the deal "
-                 "was void) before it opened: we know only that it had not opened yet, and the "
-                 "Kaplan-Meier estimate uses it as such, not as a seat that never opens."),
-    "paired": (r"pair(?:ed|ing)", "Two ways of playing compared on the same deals (each seat "
-               "gets the same cards): the luck of the deal cancels in their difference."),
-    "Holm": (r"Holm(?:'s)?", "Holm's adjustment of many comparisons made together: a "
-             "difference is claimed only if it holds with at most a 5% chance of any false "
-             "claim among all of them."),
-}
+#: the site's glossary (kept in :mod:`kalooki_sim.report.glossary`; ``glossary.html``)
+GLOSSARY = _glossary.GLOSSARY
 
 LIMITS = ("<p><strong>Limitations.</strong> The players are scripted policies (greedy, "
           "never-call, call-k, expert), not people: people bluff, misread and adapt, and "
@@ -302,37 +288,15 @@ LIMITS = ("<p><strong>Limitations.</strong> The players are scripted policies (g
           "match a real table.</p>")
 
 
-def _link_terms(fragment: str, done: set) -> str:
-    """Link the first use of each :data:`GLOSSARY` term in ``fragment`` (HTML) to its entry;
-    ``done`` holds the terms linked earlier on the page (updated). Text inside tags, links
-    and ``<code>`` is left alone."""
-    parts = re.split(r"(<[^>]+>)", fragment)
-    skip = 0
-    for i, part in enumerate(parts):
-        if part.startswith("<"):
-            tag = re.match(r"</?\s*(\w+)", part)
-            if tag and tag.group(1).lower() in ("a", "code", "summary"):
-                skip += -1 if part.startswith("</") else 1
-            continue
-        if skip:
-            continue
-        for term, (pattern, _) in GLOSSARY.items():
-            if term in done:
-                continue
-            m = re.search(rf"\b({pattern})\b", part, re.I)
-            if m:
-                done.add(term)
-                slug = term.replace(" ", "-").lower()
-                part = (part[:m.start()] + f'<a class="term" href="#g-{slug}">{m.group(1)}</a>'
-                        + part[m.end():])
-        parts[i] = part
-    return "".join(parts)
+#: the terms the index links (its own words; the glossary page has every term)
+INDEX_TERMS = ("call", "lay off", "void", "open", "censored", "paired", "Holm")
 
 
-def _glossary_html() -> str:
-    rows = "".join(f'<dt id="g-{t.replace(" ", "-").lower()}">{html.escape(t)}</dt>'
-                   f"<dd>{html.escape(d)}</dd>" for t, (_, d) in GLOSSARY.items())
-    return f'<h2 id="glossary">Glossary</h2><dl class="glossary">{rows}</dl>'
+def _link_terms(fragment: str, done: set, target: str = "glossary.html") -> str:
+    """Link the first use of each of :data:`INDEX_TERMS` in ``fragment`` (HTML) to its entry
+    in ``target``, the glossary page; ``done`` holds the terms linked earlier on the page
+    (updated). Text inside links, code, headings and captions is left alone."""
+    return _glossary.link_terms(fragment, done, target, terms=INDEX_TERMS)
 
 
 def _md_inline(text: str) -> str:
@@ -348,6 +312,8 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
     ``secs`` is accepted for compatibility and not written (timings would change the page on
     every run).
     """
+    from . import site
+
     out_dir = Path(out_dir)
     manifest = manifest or provenance(params)
     heads = []
@@ -374,7 +340,8 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
         "notebooks from this run, with its 95% confidence interval in brackets (the deal, or "
         "the sequence of deals, is the unit). \"Most\" and \"least\" are said only where a "
         "rank interval allows it. Terms are explained in the "
-        '<a href="#glossary">glossary</a>.</p>', done)
+        '<a href="glossary.html">glossary</a>; the rules are on <a href="rules.html">their '
+        "own page</a>.</p>", done)
     heads = [_link_terms(h, done) for h in heads]
     limits = _link_terms(LIMITS, done)
     m = manifest
@@ -390,21 +357,23 @@ def _index(out_dir: Path, params: dict, secs: dict | None = None, manifest: dict
     page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>kalooki_sim report</title><style>{_CSS}</style></head><body>
+{site.nav_html()}
 <h1>Jamaican Kalooki by simulation: what the numbers say</h1>
 {intro}
 <h2>Headline findings</h2>{''.join(heads) or '<p>(no findings written)</p>'}
 {limits}
 <h2>The pages</h2><ul>{''.join(items)}</ul>
+{site.index_section()}
 <h2>Files</h2><p>Each chart is shown on its page beside the text about it, each table's
 every column is in a CSV file.</p>
 <details><summary>{len(pngs)} charts (PNG) and {len(csvs)} tables (CSV)</summary>
 <h3>Charts</h3><ul>{links(pngs)}</ul>
 <h3>Tables (CSV, every column)</h3><ul>{links(csvs)}</ul></details>
-{_glossary_html()}
 <h2>Provenance</h2><table class="prov"><caption style="text-align:left">What made
 this report</caption>{prov}</table>
 <p class="prov">Sizes and seeds of every notebook are listed above and in
-<a href="manifest.json">manifest.json</a>. Rules: <code>kalooki_sim/RULES.md</code>.</p>
+<a href="manifest.json">manifest.json</a>. The rules: <a href="rules.html">rules.html</a>
+(the same text as the package's RULES.md).</p>
 </body></html>
 """
     (out_dir / "index.html").write_text(page, encoding="utf-8")
@@ -453,6 +422,9 @@ def build(out_dir="reports", tiny: bool = False, names=NOTEBOOKS,
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n",
                                            encoding="utf-8")
     _index(out_dir, every, secs, manifest)
+    from . import site  # the guide, glossary, rules, API reference and performance pages
+
+    site.build(out_dir)
     gi = out_dir / ".gitignore"
     if not gi.exists():
         gi.write_text(".timings.log\n", encoding="utf-8")
