@@ -77,6 +77,30 @@ def test_bad_input_is_a_clear_error():
         ks.cards_needed("7♥", (0, 5))
 
 
+def test_code_arrays_take_the_fast_path_with_the_same_answers_and_errors():
+    """``cards_needed`` of an int64 code array under the default rules (issue 27's fast path:
+    the compiled entry, no parsing) answers as the parsed path does, and a code that is no card,
+    a pack the hand overflows or a contract no card can lay still raise the parsed path's
+    error (the kernel checks the codes and hands the position back)."""
+    from kalooki_sim.players import needed as N
+
+    rng = np.random.default_rng(5)
+    pack = np.array([c for c in range(52) for _ in range(2)] + [52] * 4)
+    for h in range(1, 10):
+        for _ in range(20):
+            codes = rng.choice(pack, 9 + h, replace=False).astype(np.int64)
+            fast = ks.cards_needed(codes, h)
+            assert fast == ks.cards_needed([int(c) for c in codes], h)
+            assert fast == ks.cards_needed(codes, h, rules=ks.Rules())  # the parsed path
+    assert N._FAST_ENTRY, "the compiled entry was not found"
+    with pytest.raises(ValueError, match="card code"):
+        ks.cards_needed(np.array([3, 60], np.int64), 1)
+    with pytest.raises(ValueError, match="card code"):
+        ks.cards_needed(np.array([3, -1], np.int64), 1)
+    with pytest.raises(ValueError, match="3 copies of"):
+        ks.cards_needed(np.array([3, 3, 3], np.int64), 1)
+
+
 def test_no_way_to_lay_is_a_value_error():
     every_heart = " ".join(f"{r}♥ {r}♥" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split())
     with pytest.raises(ValueError, match="cannot be laid"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -77,6 +78,36 @@ def _impossible(g, r):
     )
 
 
+_NO_SEEN = np.zeros(0, np.int64)
+#: the compiled entry of ``needed_of_codes`` for the fast path's argument types, once known
+_FAST_ENTRY: list = []
+
+
+def _fast_needed(hand, contract, rules, seen) -> int:
+    """The count of a code array under the default rules in a contract of the schedule, from
+    the compiled entry point with no parsing (the kernel checks the codes' range and the pack);
+    -1 when the call is not of that shape or the position needs the checks' error."""
+    if not (rules is None and type(hand) is np.ndarray and hand.dtype == np.int64
+            and hand.ndim == 1 and type(contract) is int and type(seen) is tuple and not seen):
+        return -1
+    gr = _DEFAULT_CONTRACTS.get(contract)
+    if gr is None:
+        return -1
+    opts, scratch, counts, avail = _workspace()
+    r = as_rules(None)
+    args = (hand, _NO_SEEN, r.decks, r.jokers, gr[0], gr[1], r.complete_suit_for_three_runs,
+            counts, avail, opts, scratch)
+    if not _FAST_ENTRY:
+        n = _pos.needed_of_codes(*args)  # compiles or loads; then the entry is known
+        sig = tuple(numba.typeof(a) for a in args)
+        cres = _pos.needed_of_codes.overloads.get(sig)
+        if cres is not None:
+            _FAST_ENTRY.append(cres.entry_point)
+    else:
+        n = _FAST_ENTRY[0](*args)
+    return int(n) if 0 <= n < _nk.NO_WAY else -1
+
+
 def cards_needed(hand, contract, rules=None, seen=()) -> int:
     """Least number of cards to add to ``hand`` so that it can lay ``contract`` (R3-R5, R7).
 
@@ -117,6 +148,9 @@ def cards_needed(hand, contract, rules=None, seen=()) -> int:
     >>> cards_needed("7♥ 8♥ 9♥ 4♣ 4♦", (1, 1), seen="10♥ 10♥ 6♥ 6♥ JK JK JK JK")
     5
     """
+    n = _fast_needed(hand, contract, rules, seen)
+    if n >= 0:
+        return n
     codes, seen_codes, rules, g, r = _position(hand, contract, rules, seen)
     opts, scratch, counts, avail = _workspace()
     n = _pos.needed_of_codes(codes, seen_codes, rules.decks, rules.jokers, g, r,

@@ -120,29 +120,48 @@ def _cheapest_runs(counts, avail, maxj, scratch):
         _cheapest_runs_of(counts, avail, maxj, scratch, s)
 
 
+def _window_costs():
+    """``[maxj, held4, add4, u]``: least naturals to add for a 4-card window whose positions
+    hold the naturals ``held4`` and could take the copies ``add4`` (bit masks), with at most
+    ``u`` jokers (none over a held natural, never two adjacent, R4) and ``maxj`` (capped at 2)
+    jokers to be had; ``NO_WAY`` where none. Built once: a window of a suit is then one look-up.
+    """
+    out = np.full((3, 16, 16, 3), NO_WAY, np.int64)
+    for mj in range(3):
+        for h4 in range(16):
+            for a4 in range(16):
+                for i in range(8):
+                    t = WINDOW_JOK[i]
+                    jm = WINDOW_MASKS[i]
+                    if t > mj or jm & h4:
+                        continue
+                    miss = 15 & ~jm & ~h4
+                    if miss & ~a4:
+                        continue
+                    n = bin(miss).count("1")
+                    for u in range(t, 3):
+                        out[mj, h4, a4, u] = min(out[mj, h4, a4, u], n)
+    return out
+
+
+_WINDOW_COST = _window_costs()
+
+
 @njit(cache=True, _nrt=False)
 def _cheapest_runs_of(counts, avail, maxj, scratch, s):
-    """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s``."""
+    """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s`` (a look-up per window)."""
     held, add = _suit_masks(counts, avail, s)
+    mj = min(maxj, 2)
     for t in range(3):
         scratch[W_NS + s * 3 + t] = NO_WAY
     for lo in range(1, 12):
-        w = 15 << lo
-        for i in range(8):
-            t = WINDOW_JOK[i]
-            if t > maxj:
-                continue
-            jm = WINDOW_MASKS[i] << lo
-            if jm & held:
-                continue
-            miss = w & ~jm & ~held
-            if miss & ~add:
-                continue
-            n = _popcount(miss)
-            for u in range(t, 3):
-                o = W_NS + s * 3 + u
-                if n < scratch[o]:
-                    scratch[o] = n
+        h4 = (held >> lo) & 15
+        a4 = (add >> lo) & 15
+        for u in range(3):
+            n = _WINDOW_COST[mj, h4, a4, u]
+            o = W_NS + s * 3 + u
+            if n < scratch[o]:
+                scratch[o] = n
 
 
 @njit(cache=True, _nrt=False)
@@ -155,19 +174,21 @@ def _r_at(d, k, t):
 @njit(cache=True, _nrt=False)
 def _run_table(scratch):
     """``R[d, k, t]``: least naturals for ``k`` runs of distinct suits among the levels
-    ``d..3`` (suit ``perm[level]``) with at most ``t`` jokers, the groups ignored."""
+    ``d..3`` (suit ``perm[level]``) with at most ``t`` jokers, the groups ignored. Filled for
+    ``t <= 2k`` only, all that is read: a run takes at most two jokers, so more allowed jokers
+    change nothing (``R[d, k, t] = R[d, k, 2k]``)."""
     for k in range(5):
-        for t in range(TMAX + 1):
+        for t in range(2 * k + 1):
             scratch[_r_at(4, k, t)] = 0 if k == 0 else NO_WAY
     for d in range(3, -1, -1):
         s = scratch[W_PERM + d]
         for k in range(5):
-            for t in range(TMAX + 1):
+            for t in range(2 * k + 1):
                 v = scratch[_r_at(d + 1, k, t)]
                 if k > 0:
                     for u in range(min(t, 2) + 1):
                         a = scratch[W_NS + s * 3 + u]
-                        b = scratch[_r_at(d + 1, k - 1, t - u)]
+                        b = scratch[_r_at(d + 1, k - 1, min(t - u, 2 * k - 2))]
                         if a < NO_WAY and b < NO_WAY and a + b < v:
                             v = a + b
                 scratch[_r_at(d, k, t)] = v

@@ -10,24 +10,30 @@ from . import needed as NK
 
 #: returned when the hand and the seen cards hold more copies than the pack
 OVER_PACK = -2
+#: returned when a code is not a card (0-52): the Python layer names it
+BAD_CODE = -3
 
 
 @njit(cache=True, _nrt=False)
 def _fill(codes, seen, decks, jokers_cap, counts, avail):
     """``counts[4, 14]``, the hand's jokers and ``avail[53]`` (the pack less hand and seen);
-    returns the jokers, or ``OVER_PACK``."""
+    returns the jokers, or ``OVER_PACK``, or ``BAD_CODE`` (a code outside 0-52)."""
     counts[:] = 0
     for c in range(52):
         avail[c] = decks
     avail[NK.JOKER] = jokers_cap
     jokers = 0
     for c in codes:
+        if c < 0 or c > NK.JOKER:
+            return BAD_CODE
         avail[c] -= 1
         if c == NK.JOKER:
             jokers += 1
         else:
             counts[c // 13, c % 13 + 1] += 1
     for c in seen:
+        if c < 0 or c > NK.JOKER:
+            return BAD_CODE
         avail[c] -= 1
     for c in range(53):
         if avail[c] < 0:
@@ -38,10 +44,10 @@ def _fill(codes, seen, decks, jokers_cap, counts, avail):
 @njit(cache=True, _nrt=False)
 def needed_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opts, scratch):
     """:func:`.needed.needed_kernel` of the hand ``codes`` with ``seen`` out of reach, or
-    ``OVER_PACK``."""
+    ``OVER_PACK`` or ``BAD_CODE``."""
     j = _fill(codes, seen, decks, jokers_cap, counts, avail)
-    if j == OVER_PACK:
-        return OVER_PACK
+    if j < 0:
+        return j
     return NK.needed_kernel(counts, j, g, r, v6, avail, opts, scratch)
 
 
@@ -50,6 +56,6 @@ def outs_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opts,
     """:func:`.needed.outs_kernel` (cutting cards only) of the same position, or
     ``OVER_PACK``."""
     j = _fill(codes, seen, decks, jokers_cap, counts, avail)
-    if j == OVER_PACK:
-        return OVER_PACK
+    if j < 0:
+        return j
     return NK.outs_kernel(counts, j, g, r, v6, avail, opts, scratch, out, True)
