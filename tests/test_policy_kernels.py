@@ -185,3 +185,39 @@ def test_outs_mixed_is_a_checked_policy_field_in_the_kernels_vector():
         assert "outs_mixed=1" in str(e)
     else:
         raise AssertionError("outs_mixed=1 was accepted")
+
+
+def test_need_with_is_need_before_and_after_one_more_card():
+    """``reading.need_with`` (one pass for a greedy seat's offer) against two calls of the
+    quick bound, for every card that could be offered (R3, R4)."""
+    rng = np.random.default_rng(8)
+    rules = ks.Rules()
+    for i in range(400):
+        g, r = rules.contract(i % 9 + 1)
+        row = _row(random_hand(rng, int(rng.integers(9, 20)), joker_rich=i % 5 == 0))
+        for c in range(53):
+            plus = row.copy()
+            plus[c] += 1
+            assert RD.need_with(row, g, r, c) == (E.need(row, g, r), E.need(plus, g, r)), (i, c)
+
+
+def test_may_meld_false_only_when_the_solver_finds_no_further_meld():
+    """An opened seat's further melds (R5, R7): where ``reading._may_meld`` says no rank or
+    suit it does not own could make a meld, the solver with no contract lays nothing; and it
+    says yes on hands where the solver does lay one (so the check is not always-true)."""
+    rng = np.random.default_rng(9)
+    t = E.new_table(4, 108)
+    cnt, opts, scratch, runs, groups = t[11], t[7], t[8], t[9], t[10]
+    skipped = laid = 0
+    for i in range(3000):
+        row = _row(random_hand(rng, int(rng.integers(5, 13)), joker_rich=i % 4 == 0))
+        ban_r = int(rng.integers(0, 1 << 14)) & ~1 if i % 2 else 0
+        ban_s = int(rng.integers(0, 16)) if i % 3 else 0
+        v, _ = RD._solve_seat(row, 0, 0, False, ban_r, ban_s, cnt, opts, scratch, runs, groups)
+        if not RD._may_meld(row, ban_r, ban_s):
+            skipped += 1
+            assert v <= 0, (ks.parse_cards([c for c in range(53) for _ in range(row[c])]),
+                            ban_r, ban_s, v)
+        elif v > 0:
+            laid += 1
+    assert skipped > 300 and laid > 300

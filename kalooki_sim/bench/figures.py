@@ -152,13 +152,14 @@ def slowest_cases():
 
 @figure("slowest_expert_ms", "ms", False)
 def slowest_expert_ms(hands, deals=6):
-    """The slowest single expert hand (one ``play_hands`` call of one deal, 1 thread) over
+    """The slowest single expert hand (one deal played to its end, out or void: a
+    ``play_hands`` call of one game with ``max_replays=0``, 1 thread) over
     :func:`slowest_cases`, ``deals`` deals each."""
     ks = _ks()
     worst, where = 0.0, ""
     cases = list(slowest_cases())[:_n(len(list(slowest_cases())))]
     for h, p, v6 in cases:
-        rules = ks.Rules(players=p, complete_suit_for_three_runs=v6,
+        rules = ks.Rules(players=p, complete_suit_for_three_runs=v6, max_replays=0,
                          pack="by-table" if p > 6 else "card")
         ks.play_hands(1, hand=h, policies="expert", rules=rules, seed=9101, threads=1)
         for g in range(_n(deals)):

@@ -10,7 +10,7 @@ from ...game._kernels.solver import card_value
 from . import rng as R
 from .reading import (
     _avail,
-    _best_window,
+    _best_of_held,
     _cost_hist,
     _distance_to_play,
     _group_cost,
@@ -28,6 +28,7 @@ from .reading import (
     _run_cost,
     _seen_row,
     _state_key,
+    _suit_held,
 )
 from .table import (
     EV_DISCARD,
@@ -248,10 +249,14 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
     r = rules[R_RUNS]
     # need() without each card, from cached parts: only the card's rank and suit change
     h0, h1, h2, h3 = _cost_hist(hrow)
-    w0 = _best_window(hrow, 0)
-    w1 = _best_window(hrow, 1)
-    w2 = _best_window(hrow, 2)
-    w3 = _best_window(hrow, 3)
+    m0 = _suit_held(hrow, 0)
+    m1 = _suit_held(hrow, 1)
+    m2 = _suit_held(hrow, 2)
+    m3 = _suit_held(hrow, 3)
+    w0 = _best_of_held(m0)
+    w1 = _best_of_held(m1)
+    w2 = _best_of_held(m2)
+    w3 = _best_of_held(m3)
     for c in range(JOKER):
         if hrow[c] == 0:
             continue
@@ -275,9 +280,11 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
             elif n == 1:
                 b2 -= 1
                 b3 += 1
-            hrow[c] -= 1
-            ws = _best_window(hrow, s)
-            hrow[c] += 1
+            # a second copy keeps its position held: the suit's best window stands
+            ms = m0 if s == 0 else (m1 if s == 1 else (m2 if s == 2 else m3))
+            ws = w0 if s == 0 else (w1 if s == 1 else (w2 if s == 2 else w3))
+            if hrow[c] == 1:
+                ws = _best_of_held(ms & ~((1 << k) | ((1 << 14) if k == 1 else 0)))
             rc = _run_cost(ws if s == 0 else w0, ws if s == 1 else w1, ws if s == 2 else w2,
                            ws if s == 3 else w3, r)
             nd = _group_cost(b0, b1, b2, b3, g) + rc - hrow[JOKER]

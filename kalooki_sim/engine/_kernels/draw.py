@@ -20,6 +20,7 @@ from .reading import (
     _needed_memo_upto,
     _opened_others,
     _seen_row,
+    need_with,
 )
 from .table import (
     EV_CALL,
@@ -130,11 +131,15 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     if pol[seat, P_RANDOM] > 0:
         return R.below(pstate, 2) == 1
     hrow = hand[seat]
-    before = _needed_memo(seat, hand, ps, rules, pol, pw)
-    hrow[card] += 1
-    # only "does it cut the count by the gain?" matters, then the exact count left
-    after = _needed_memo_upto(seat, hand, ps, rules, pol, pw, before - pol[seat, gain_col])
-    hrow[card] -= 1
+    if pol[seat, P_EXACT] <= 0:
+        before, after = need_with(hrow, rules[R_GROUPS], rules[R_RUNS], card)
+    else:
+        before = _needed_memo(seat, hand, ps, rules, pol, pw)
+        hrow[card] += 1
+        # only "does it cut the count by the gain?" matters, then the exact count left
+        after = _needed_memo_upto(seat, hand, ps, rules, pol, pw,
+                                  before - pol[seat, gain_col])
+        hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False
     if gain_col != P_CALL_GAIN:
@@ -159,8 +164,9 @@ def _completes(seat, card, hand, rules, pw):
     _avail(seat, hand, rules, av)
     hand[seat, card] += 1
     j = _fill_counts(hand[seat], pw[0])
-    n = NK.needed_kernel(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw[1],
-                         pw[2])
+    # only "is it 0?" is asked: the search stops at its first level (a count capped at 0)
+    n = NK.needed_upto(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw[1],
+                       pw[2], 0)
     hand[seat, card] -= 1
     return n == 0
 

@@ -8,7 +8,15 @@ from numba import njit
 
 from ...game._kernels import layoff as L
 from . import rng as R
-from .reading import _danger, _hand_size, _leaves_hand, _seen_row, _solve_seat, need
+from .reading import (
+    _danger,
+    _hand_size,
+    _leaves_hand,
+    _may_meld,
+    _seen_row,
+    _solve_seat,
+    need,
+)
 from .table import (
     EV_JOKER_MOVE,
     EV_LAYOFF,
@@ -221,7 +229,8 @@ def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
     if ps[cur, PS_OPENED] == 1:
-        if _hand_size(hand[cur]) > 0 and (pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1):
+        if (_hand_size(hand[cur]) > 0 and (pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1)
+                and _may_meld(hand[cur], ps[cur, PS_BAN_R], ps[cur, PS_BAN_S])):
             v, _ = _solve_seat(hand[cur], 0, 0, v6, ps[cur, PS_BAN_R], ps[cur, PS_BAN_S], cnt,
                                ws[0], ws[1], ws[2], ws[3])
             if v > 0:

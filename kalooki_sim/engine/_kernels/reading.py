@@ -46,19 +46,37 @@ def _fill_counts(hrow, cnt):
     return hrow[JOKER]
 
 
+#: set bits of each 4-bit window of positions
+_POP4 = np.array([bin(i).count("1") for i in range(16)], np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def _suit_held(hrow, s):
+    """Bit mask of the run positions (1-14, the ace at both ends) of suit ``s`` held."""
+    m = 0
+    for k in range(1, 14):
+        if hrow[s * 13 + k - 1] > 0:
+            m |= 1 << k
+    if m & 2:
+        m |= 1 << 14
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _best_of_held(m):
+    """Fewest positions missing from any 4 consecutive run positions (R4) of held mask ``m``."""
+    best = 4
+    for lo in range(1, 12):
+        v = 4 - _POP4[(m >> lo) & 15]
+        if v < best:
+            best = v
+    return best
+
+
 @njit(cache=True, _nrt=False)
 def _best_window(hrow, s):
     """Fewest cards of suit ``s`` missing from any 4 consecutive run positions (R4)."""
-    best = 4
-    for lo in range(1, 12):
-        have = 0
-        for p in range(lo, lo + 4):
-            k = 1 if p == 14 else p
-            if hrow[s * 13 + k - 1] > 0:
-                have += 1
-        if 4 - have < best:
-            best = 4 - have
-    return best
+    return _best_of_held(_suit_held(hrow, s))
 
 
 @njit(cache=True, _nrt=False)
@@ -150,6 +168,73 @@ def need(hrow, g, r):
                        _best_window(hrow, 3), r)
     total -= hrow[JOKER]
     return total if total > 0 else 0
+
+
+@njit(cache=True, _nrt=False)
+def need_with(hrow, g, r, c):
+    """``(need(hrow), need(hrow with one more c))`` in one pass: the card moves one rank's
+    group bucket and one suit's best window, the rest is shared (a greedy seat asks both at
+    every offer)."""
+    h0, h1, h2, h3 = _cost_hist(hrow)
+    m0 = _suit_held(hrow, 0)
+    m1 = _suit_held(hrow, 1)
+    m2 = _suit_held(hrow, 2)
+    m3 = _suit_held(hrow, 3)
+    w0 = _best_of_held(m0)
+    w1 = _best_of_held(m1)
+    w2 = _best_of_held(m2)
+    w3 = _best_of_held(m3)
+    j = hrow[JOKER]
+    base = _group_cost(h0, h1, h2, h3, g) + _run_cost(w0, w1, w2, w3, r) - j
+    before = base if base > 0 else 0
+    if c == JOKER:
+        return before, (base - 1 if base > 1 else 0)
+    s = c // 13
+    k = c % 13 + 1
+    n = _rank_count(hrow, k)
+    if n == 0:
+        h3 -= 1
+        h2 += 1
+    elif n == 1:
+        h2 -= 1
+        h1 += 1
+    elif n == 2:
+        h1 -= 1
+        h0 += 1
+    bit = (1 << k) | ((1 << 14) if k == 1 else 0)
+    if s == 0:
+        w0 = _best_of_held(m0 | bit)
+    elif s == 1:
+        w1 = _best_of_held(m1 | bit)
+    elif s == 2:
+        w2 = _best_of_held(m2 | bit)
+    else:
+        w3 = _best_of_held(m3 | bit)
+    after = _group_cost(h0, h1, h2, h3, g) + _run_cost(w0, w1, w2, w3, r) - j
+    return before, (after if after > 0 else 0)
+
+
+@njit(cache=True, _nrt=False)
+def _may_meld(hrow, ban_r, ban_s):
+    """Could the hand lay any own meld of a rank or suit it does not own yet (R3-R5)? A group
+    needs two naturals of its rank and three cards with the jokers; a run, a window of four
+    positions held or jokered, at most two jokers in it (never adjacent). False: the solver
+    would find nothing to lay."""
+    j = hrow[JOKER]
+    for k in range(1, 14):
+        if not (ban_r >> k) & 1:
+            n = _rank_count(hrow, k)
+            if n >= 2 and n + j >= 3:
+                return True
+    jj = j if j < 2 else 2
+    for s in range(4):
+        if (ban_s >> s) & 1:
+            continue
+        m = _suit_held(hrow, s)
+        for lo in range(1, 12):
+            if _POP4[(m >> lo) & 15] + jj >= 4:
+                return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
