@@ -164,7 +164,7 @@ def _cheapest_runs_of(counts, avail, maxj, scratch, s):
                 scratch[o] = n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _r_at(d, k, t):
     """Scratch offset of the open-suits table entry (from level ``d``, ``k`` runs, ``t``
     jokers)."""

@@ -50,7 +50,7 @@ def _fill_counts(hrow, cnt):
 _POP4 = np.array([bin(i).count("1") for i in range(16)], np.int64)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _suit_held(hrow, s):
     """Bit mask of the run positions (1-14, the ace at both ends) of suit ``s`` held."""
     m = 0
@@ -62,7 +62,7 @@ def _suit_held(hrow, s):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _best_of_held(m):
     """Fewest positions missing from any 4 consecutive run positions (R4) of held mask ``m``."""
     best = 4
@@ -79,7 +79,7 @@ def _best_window(hrow, s):
     return _best_of_held(_suit_held(hrow, s))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _group_cost(h0, h1, h2, h3, g):
     """Cheapest ``g`` groups when ``h_c`` ranks need ``c`` more cards (c = 0..3)."""
     left = g
@@ -94,7 +94,7 @@ def _group_cost(h0, h1, h2, h3, g):
     return total + 3 * min(left, h3)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _run_cost(a0, a1, a2, a3, r):
     """Sum of the ``r`` smallest of four per-suit run costs (a sorting network)."""
     if a0 > a1:
@@ -119,7 +119,7 @@ def _run_cost(a0, a1, a2, a3, r):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _rank_count(hrow, k):
     return hrow[k - 1] + hrow[13 + k - 1] + hrow[26 + k - 1] + hrow[39 + k - 1]
 
@@ -237,14 +237,14 @@ def _may_meld(hrow, ban_r, ban_s):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _seen_row(hand):
     """Index of the row of ``hand`` that counts the dead cards (table; pile after R13's
     reshuffle); it is also the number of seats."""
     return (hand.shape[0] - 4) // 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _known_row(hand, seat):
     """Index of the row of ``hand`` counting the cards of ``seat`` the table knows of."""
     return _seen_row(hand) + 4 + seat
@@ -259,7 +259,7 @@ def _leaves_hand(hand, seat, c):
         hand[k, c] -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _hand_size(hrow):
     n = 0
     for c in range(N_CODES):
