@@ -48,7 +48,10 @@ def main(argv=None) -> int:
     if not args.no_record:
         path = R.append(R.rows(result, load))
         R.chart()
-        print(f"appended to {path}")
+        from ..report.site import write_performance
+
+        page = write_performance(R.RECORD.parent)
+        print(f"appended to {path}; chart and {page.name} redrawn")
     return 0
 
 
