@@ -8,10 +8,16 @@ KERNELS := $(wildcard kalooki_sim/*/_kernels/*.py)
 
 .PHONY: test test-slow coverage lint bench bench-suite report site lab clean venv compile
 
+# TICK runs a command with a line every 10 s until it ends (a quiet pip install is otherwise a
+# minute of silence on a new machine)
+TICK = bash -c 't0=$$SECONDS; (while sleep 10; do echo "  ... $$1: $$((SECONDS - t0)) s"; done) & \
+	k=$$!; shift; "$$@"; rc=$$?; kill $$k; exit $$rc' tick
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	@echo "installing the packages (about a minute or two on a new machine) ..."
+	@$(TICK) "installing pip" $(PY) -m pip install --quiet --upgrade pip
+	@$(TICK) "installing the packages" $(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
 venv: $(STAMP)

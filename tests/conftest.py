@@ -11,6 +11,8 @@ from kalooki_sim.game.cards import JOKER
 settings.register_profile("default", deadline=None, max_examples=200, derandomize=True)
 settings.load_profile("default")
 
+pytest_plugins = ["heartbeat"]
+
 PACK = np.array([c for c in range(52) for _ in range(2)] + [JOKER] * 4, dtype=np.int64)
 
 
