@@ -255,3 +255,24 @@ def test_the_advice_says_its_objective_the_cards_needed_and_a_legend():
 def test_C1_a_joker_upcard_may_be_taken():
     a = ks.advise(**{**COMPLETE, "card": "JK"}, discarder=1, rollouts=20, policies="greedy")
     assert a.situation["card"] == "JK" and a.action in ("take", "draw", "unsure")
+
+
+def test_the_sentence_never_reads_a_chance_going_from_0_percent_to_0_percent():
+    """Issue 30: small chances keep two significant digits, equal ones "stay"; built from the
+    numbers, so the words change with them."""
+    import pandas as pd
+
+    from kalooki_sim.studies import advisor as adv
+
+    diff = {"relative": -3.0, "relative_lo": -5.0, "relative_hi": -1.0, "out": -0.002,
+            "out_lo": -0.004, "out_hi": 0.0}
+
+    def text(p_act, p_pass):
+        table = pd.DataFrame({"out": [p_act, p_pass]})
+        return adv._sentence("call", "clearly", "call", "7♥", diff, table, 2000, "rollouts",
+                             "relative", {})
+
+    assert "goes from 0.4% to 0.2%" in text(0.002, 0.004)
+    assert "stays at 0%" in text(0.0, 0.0)
+    assert "goes from 31% to 45%" in text(0.45, 0.31)
+    assert "from 0% to 0%" not in text(0.002, 0.004)

@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from .._stats import share_text
 from ..game._checks import check_choice, check_columns
 from ._multiplicity import first_set
 
@@ -43,15 +44,9 @@ def first_phrase(ranks: pd.DataFrame, noun: str = "hand", nouns: str | None = No
 
 
 def _pct(p, digits: int = 0) -> str:
-    """``_pct(0.664) == '66%'``; small and large shares keep two significant digits."""
-    if p is None or not np.isfinite(p):
-        return "n/a"
-    v = 100 * float(p)
-    if 0 < v < 1:
-        return f"{v:.2g}%"
-    if 99 < v < 100:
-        return f"{v:.3g}%"
-    return f"{v:.{digits}f}%"
+    """``_pct(0.664) == '66%'``; small and large shares keep two significant digits
+    (:func:`kalooki_sim._stats.share_text`)."""
+    return share_text(p, digits)
 
 
 def decimals(lo, hi, most: int = 6) -> int | None:

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._stats import t_interval
+from .._stats import share_text, t_interval
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine.play import _setup, _threads, defer_players, rules_vector
@@ -509,7 +509,9 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
     p_act, p_pass = table["out"].iat[0], table["out"].iat[1]
     how = (f"over {n:,} paired rollouts" + ("" if stopped_by == "rollouts" else
                                              f" (stopped by {stopped_by.replace('_', ' ')})"))
-    odds = (f"; your chance of going out first goes from {p_pass:.0%} to {p_act:.0%} "
+    moves = (f"goes from {share_text(p_pass)} to {share_text(p_act)}" if p_act != p_pass
+             else f"stays at {share_text(p_pass)}")
+    odds = (f"; your chance of going out first {moves} "
             f"(difference {diff['out']:+.1%}, 95% interval {diff['out_lo']:+.1%} to "
             f"{diff['out_hi']:+.1%})")
     nb, na = needed.get("needed_before"), needed.get("needed_after")
