@@ -37,7 +37,7 @@ class Tree:
     label: str
     python: str
     env: dict = field(default_factory=dict)
-    cwd: str = str(ROOT)
+    cwd: str = ""  # where its process runs; "" for this checkout
 
 
 def _git(*args, cwd=ROOT) -> str:
@@ -117,7 +117,7 @@ def run_side(tree: Tree, names, hands: str, timeout: float = 3600, scale: float 
     ``{figure: record}``."""
     env = dict(os.environ, **tree.env)
     cmd = [tree.python, "-I", F.__file__, *names, "--hands", hands, "--scale", str(scale)]
-    r = subprocess.run(cmd, env=env, cwd=tree.cwd, capture_output=True, text=True,
+    r = subprocess.run(cmd, env=env, cwd=tree.cwd or str(ROOT), capture_output=True, text=True,
                        timeout=timeout)
     out = {}
     for line in r.stdout.splitlines():
