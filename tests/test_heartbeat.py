@@ -12,7 +12,9 @@ TESTS = Path(__file__).resolve().parent
 def _run(tmp_path, seconds, every):
     (tmp_path / "test_slow_one.py").write_text(
         f"import time\n\ndef test_sleeps():\n    time.sleep({seconds})\n")
-    env = dict(os.environ, PYTHONPATH=str(TESTS), KALOOKI_TEST_HEARTBEAT=str(every))
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}  # run inside a worker too
+    env.update(PYTHONPATH=str(TESTS), KALOOKI_TEST_HEARTBEAT=str(every))
     # one xdist worker, as make test runs them: the controller captures nothing, so the marks
     # reach the terminal while a test runs
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "1", "-p", "heartbeat",
