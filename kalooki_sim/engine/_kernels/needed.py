@@ -74,7 +74,8 @@ W_GI = W_ST + 15  # level whose group costs stand for this level
 W_CNT = W_GI + 5  # counting-sort buckets
 W_TMP = W_CNT + SKEYS + 1  # candidate options before sorting, [CAPACITY, N_COLS]
 W_SAVE = W_TMP + CAPACITY * N_COLS  # the hand's H, A and NS, kept for :func:`root_moved`
-SCRATCH = W_SAVE + 14 + 14 + 12
+W_R3 = W_SAVE + 14 + 14 + 12  # [4 suits, 5, TMAX + 1]: runs from the other three suits
+SCRATCH = W_R3 + 4 * 5 * (TMAX + 1)
 # joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
 WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
 WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
@@ -789,6 +790,54 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
         scratch[W_SAVE + 14 + k] = scratch[W_A + k]
     for i in range(12):
         scratch[W_SAVE + 28 + i] = scratch[W_NS + i]
+    if g == 0 and r > 0:
+        for s in range(4):
+            _runs_without(scratch, s)
+
+
+@njit(cache=True, _nrt=False)
+def _runs_without(scratch, s):
+    """``R3[s, k, t]``: least naturals for ``k`` runs of the three suits other than ``s``
+    with at most ``t`` jokers (the hand's ``NS``): a knapsack over those suits."""
+    base = W_R3 + s * 5 * (TMAX + 1)
+    for k in range(5):
+        for t in range(TMAX + 1):
+            scratch[base + k * (TMAX + 1) + t] = 0 if k == 0 else NO_WAY
+    for q in range(4):
+        if q == s:
+            continue
+        for k in range(4, 0, -1):
+            for t in range(TMAX + 1):
+                o = base + k * (TMAX + 1) + t
+                v = scratch[o]
+                for u in range(min(t, 2) + 1):
+                    a = scratch[W_NS + q * 3 + u]
+                    b = scratch[base + (k - 1) * (TMAX + 1) + t - u]
+                    if a < NO_WAY and b < NO_WAY and a + b < v:
+                        v = a + b
+                scratch[o] = v
+
+
+@njit(cache=True, _nrt=False)
+def _runs_moved(scratch, s, r, jokers, aj):
+    """The root bound of an all-run contract (no groups) when only suit ``s``'s cheapest runs
+    changed: ``r`` runs, suit ``s`` in them or not (``R3``), the jokers beyond the hand's
+    bought from the pack (at most ``aj``). What :func:`_root` gives, from one suit's work."""
+    base = W_R3 + s * 5 * (TMAX + 1)
+    best = NO_WAY
+    for t in range(min(2 * r, TMAX) + 1):
+        extra = t - jokers if t > jokers else 0
+        if extra > aj:
+            continue
+        v = scratch[base + r * (TMAX + 1) + t]
+        for u in range(min(t, 2) + 1):
+            a = scratch[W_NS + s * 3 + u]
+            b = scratch[base + (r - 1) * (TMAX + 1) + t - u]
+            if a < NO_WAY and b < NO_WAY and a + b < v:
+                v = a + b
+        if v < NO_WAY and v + extra < best:
+            best = v + extra
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -820,6 +869,9 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
         _cheapest_runs_of(counts, avail, jokers + avail[JOKER], scratch, s)
         counts[s, k] -= d
         avail[x] += d
+        if g == 0 and not complete:
+            # all runs: the other three suits' table is the hand's (prepare_plus)
+            return _runs_moved(scratch, s, r, jokers, avail[JOKER])
     return _root(g, r, w, jokers, avail[JOKER], scratch)
 
 
