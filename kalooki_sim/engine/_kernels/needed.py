@@ -798,21 +798,24 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
 @njit(cache=True, _nrt=False)
 def _runs_without(scratch, s):
     """``R3[s, k, t]``: least naturals for ``k`` runs of the three suits other than ``s``
-    with at most ``t`` jokers (the hand's ``NS``): a knapsack over those suits."""
+    with at most ``t`` jokers (the hand's ``NS``): a knapsack over those suits, filled for
+    ``t <= 2k`` (a run takes at most two jokers; readers clamp ``t``)."""
     base = W_R3 + s * 5 * (TMAX + 1)
     for k in range(5):
         for t in range(TMAX + 1):
             scratch[base + k * (TMAX + 1) + t] = 0 if k == 0 else NO_WAY
+    done = 0
     for q in range(4):
         if q == s:
             continue
-        for k in range(4, 0, -1):
-            for t in range(TMAX + 1):
+        done += 1
+        for k in range(done, 0, -1):
+            for t in range(2 * k + 1):
                 o = base + k * (TMAX + 1) + t
                 v = scratch[o]
                 for u in range(min(t, 2) + 1):
                     a = scratch[W_NS + q * 3 + u]
-                    b = scratch[base + (k - 1) * (TMAX + 1) + t - u]
+                    b = scratch[base + (k - 1) * (TMAX + 1) + min(t - u, 2 * k - 2)]
                     if a < NO_WAY and b < NO_WAY and a + b < v:
                         v = a + b
                 scratch[o] = v
@@ -829,10 +832,10 @@ def _runs_moved(scratch, s, r, jokers, aj):
         extra = t - jokers if t > jokers else 0
         if extra > aj:
             continue
-        v = scratch[base + r * (TMAX + 1) + t]
+        v = scratch[base + r * (TMAX + 1) + min(t, 2 * r)]
         for u in range(min(t, 2) + 1):
             a = scratch[W_NS + s * 3 + u]
-            b = scratch[base + (r - 1) * (TMAX + 1) + t - u]
+            b = scratch[base + (r - 1) * (TMAX + 1) + min(t - u, 2 * r - 2)]
             if a < NO_WAY and b < NO_WAY and a + b < v:
                 v = a + b
         if v < NO_WAY and v + extra < best:
