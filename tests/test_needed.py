@@ -377,6 +377,7 @@ def test_outs_cut_only_agrees_with_full_outs_on_every_card():
     """``outs_kernel(..., cut_only=True)``: the same cutting cards with the same counts; every
     other card at least the count before."""
     from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as np_
 
     counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(32), 300)
     o, s = nk.new_workspace()
@@ -384,8 +385,8 @@ def test_outs_cut_only_agrees_with_full_outs_on_every_card():
     cut = np.zeros(53, np.int64)
     n_cuts = 0
     for i in range(len(jokers)):
-        b1 = nk.outs_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s, full)
-        b2 = nk.outs_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s, cut, True)
+        b1 = np_.outs_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s, full)
+        b2 = np_.outs_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s, cut, True)
         assert b1 == b2
         cuts = (full >= 0) & (full < b1)
         n_cuts += cuts.sum()
@@ -401,6 +402,7 @@ def test_root_moved_is_the_count_of_a_hand_one_card_on_or_off_in_one_kind_contra
     count in all-group and all-run contracts (not V6's complete suit) and never exceeds it in
     the others."""
     from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as np_
 
     counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(33), 400)
     o, s = nk.new_workspace()
@@ -408,14 +410,14 @@ def test_root_moved_is_the_count_of_a_hand_one_card_on_or_off_in_one_kind_contra
     for i in range(len(jokers)):
         c, j, g, r, v, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), bool(v6[i]), avail[i]
         one_kind = r == 0 or (g == 0 and not (v and r == 3))
-        nk.prepare_plus(c, j, g, r, v, a, s)
+        np_.prepare_plus(c, j, g, r, v, a, s)
         c0, a0 = c.copy(), a.copy()
         for x in range(53):
             held = j if x == JOKER else c[x // 13, x % 13 + 1]
             for d in (1, -1):
                 if (d == 1 and a[x] <= 0) or (d == -1 and held <= 0):
                     continue
-                got = nk.root_moved(c, j, g, r, v, a, s, x, d)
+                got = np_.root_moved(c, j, g, r, v, a, s, x, d)
                 assert (c == c0).all() and (a == a0).all()  # restored
                 c2, a2, j2 = c.copy(), a.copy(), j
                 a2[x] -= d

@@ -1,6 +1,7 @@
 """Numba kernels of the table: the hand engine split by phase of the game (``table`` layouts,
 ``deal``, ``draw`` and ``tuluki``, ``melds``, ``discard``, ``score``, the turn loop in
-``engine``), what a seat reads from its hand (``reading``), cards needed (``needed``), the
+``engine``), what a seat reads from its hand (``reading``), cards needed (``needed``; one card on or
+off, ``plus``), the
 branching of decisions (``branch``), counter-based random streams (``rng``) and deal
 sampling (``sampling``). They allocate nothing per turn and never raise: the Python layer in
 :mod:`kalooki_sim.engine` validates and calls them. May import ``game`` (its solver and

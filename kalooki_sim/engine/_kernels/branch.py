@@ -20,6 +20,7 @@ from numba import njit, prange, uint64
 from ...game._kernels.solver import card_value
 from . import engine as E
 from . import needed as NK
+from . import plus as NP
 from . import rng as R
 
 STREAM_REPLICA = 1 << 20  # + decision key: the reshuffle of what a seat has not seen
@@ -110,7 +111,7 @@ def needed_and_outs(seat, t, rules, extra):
     cnt, j, av = _counts_of(seat, t, rules, extra)
     hand = t[0]
     res = hand[E._seen_row(hand) + 2]
-    before = NK.outs_kernel(cnt, j, rules[E.R_GROUPS], rules[E.R_RUNS], rules[E.R_V6] == 1, av,
+    before = NP.outs_kernel(cnt, j, rules[E.R_GROUPS], rules[E.R_RUNS], rules[E.R_V6] == 1, av,
                             t[14], t[15], res, True)
     n_outs = 0
     if before < NK.NO_WAY:

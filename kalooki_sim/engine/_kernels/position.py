@@ -7,6 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from . import needed as NK
+from . import plus as NP
 
 #: returned when the hand and the seen cards hold more copies than the pack
 OVER_PACK = -2
@@ -53,9 +54,9 @@ def needed_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opt
 
 @njit(cache=True, _nrt=False)
 def outs_of_codes(codes, seen, decks, jokers_cap, g, r, v6, counts, avail, opts, scratch, out):
-    """:func:`.needed.outs_kernel` (cutting cards only) of the same position, or
+    """:func:`.plus.outs_kernel` (cutting cards only) of the same position, or
     ``OVER_PACK``."""
     j = _fill(codes, seen, decks, jokers_cap, counts, avail)
     if j < 0:
         return j
-    return NK.outs_kernel(counts, j, g, r, v6, avail, opts, scratch, out, True)
+    return NP.outs_kernel(counts, j, g, r, v6, avail, opts, scratch, out, True)

@@ -11,6 +11,7 @@ from numba import njit, uint64
 from ...game._kernels import layoff as L
 from ...game._kernels.solver import card_value, solve_kernel
 from . import needed as NK
+from . import plus as NP
 from . import rng as R
 from .table import (
     GS_DISC_N,
@@ -377,7 +378,7 @@ def _load_counts(seat, hand, rules, pw):
 @njit(cache=True, _nrt=False)
 def _one_kind(rules):
     """The contract is all groups or all runs (not V6's complete suit): its count is the
-    search's root bound, cheap to move by one card (:func:`.needed.root_moved`)."""
+    search's root bound, cheap to move by one card (:func:`.plus.root_moved`)."""
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     return r == 0 or (g == 0 and not (rules[R_V6] == 1 and r == 3))
@@ -395,9 +396,9 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
         g = rules[R_GROUPS]
         r = rules[R_RUNS]
         v6 = rules[R_V6] == 1
-        NK.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+        NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
         for i in range(m):
-            if NK.root_moved(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
+            if NP.root_moved(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
                 keeps += 1
                 cand[i] += 1 << 40
         return keeps
@@ -429,7 +430,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     v6 = rules[R_V6] == 1
     exact = _one_kind(rules)
     if exact:
-        NK.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+        NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
     left = 0
     for x in range(JOKER + 1):
         if (cands >> x) & 1 and live[x] > 0:
@@ -443,9 +444,9 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
             break
         left -= live[x]
         if exact:
-            n2 = NK.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1)
+            n2 = NP.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1)
         else:
-            n2 = NK.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1)
+            n2 = NP.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1)
         if n2 > nd - 1:
             continue
         mask |= 1 << x

@@ -1,0 +1,162 @@
+"""The count of a hand one card on or off (issue 17, 27): what the expert's keep check and outs
+discard ask of every candidate, and the outs of a position.
+
+In all-group and all-run contracts (not V6's complete suit) that count is the search's root
+bound of :mod:`.needed`, and a card changes one rank and one suit of the tables it is built
+from: :func:`prepare_plus` keeps the hand's tables, :func:`root_moved` moves them by one card
+(all-run contracts from a table of the other three suits). Elsewhere :func:`needed_plus` counts
+the hand plus a card, and :func:`outs_kernel` every card.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .needed import (
+    JOKER,
+    NO_WAY,
+    TMAX,
+    W_A,
+    W_H,
+    W_NS,
+    W_R3,
+    W_SAVE,
+    _cheapest_runs_of,
+    _hand_tables,
+    _root,
+    needed_kernel,
+    needed_upto,
+)
+
+
+@njit(cache=True, _nrt=False)
+def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
+    """Keep the hand's per-rank totals and cheapest runs for :func:`root_moved` (one card
+    added or taken out changes one rank and one suit of them)."""
+    _hand_tables(counts, jokers, r, avail, scratch)
+    for k in range(1, 14):
+        scratch[W_SAVE + k] = scratch[W_H + k]
+        scratch[W_SAVE + 14 + k] = scratch[W_A + k]
+    for i in range(12):
+        scratch[W_SAVE + 28 + i] = scratch[W_NS + i]
+    if g == 0 and r > 0:
+        for s in range(4):
+            _runs_without(scratch, s)
+
+
+@njit(cache=True, _nrt=False)
+def _runs_without(scratch, s):
+    """``R3[s, k, t]``: least naturals for ``k`` runs of the three suits other than ``s``
+    with at most ``t`` jokers (the hand's ``NS``): a knapsack over those suits, filled for
+    ``t <= 2k`` (a run takes at most two jokers; readers clamp ``t``)."""
+    base = W_R3 + s * 5 * (TMAX + 1)
+    for k in range(5):
+        for t in range(TMAX + 1):
+            scratch[base + k * (TMAX + 1) + t] = 0 if k == 0 else NO_WAY
+    done = 0
+    for q in range(4):
+        if q == s:
+            continue
+        done += 1
+        for k in range(done, 0, -1):
+            for t in range(2 * k + 1):
+                o = base + k * (TMAX + 1) + t
+                v = scratch[o]
+                for u in range(min(t, 2) + 1):
+                    a = scratch[W_NS + q * 3 + u]
+                    b = scratch[base + (k - 1) * (TMAX + 1) + min(t - u, 2 * k - 2)]
+                    if a < NO_WAY and b < NO_WAY and a + b < v:
+                        v = a + b
+                scratch[o] = v
+
+
+@njit(cache=True, _nrt=False)
+def _runs_moved(scratch, s, r, jokers, aj):
+    """The root bound of an all-run contract (no groups) when only suit ``s``'s cheapest runs
+    changed: ``r`` runs, suit ``s`` in them or not (``R3``), the jokers beyond the hand's
+    bought from the pack (at most ``aj``). What :func:`_root` gives, from one suit's work."""
+    base = W_R3 + s * 5 * (TMAX + 1)
+    best = NO_WAY
+    for t in range(min(2 * r, TMAX) + 1):
+        extra = t - jokers if t > jokers else 0
+        if extra > aj:
+            continue
+        v = scratch[base + r * (TMAX + 1) + min(t, 2 * r)]
+        for u in range(min(t, 2) + 1):
+            a = scratch[W_NS + s * 3 + u]
+            b = scratch[base + (r - 1) * (TMAX + 1) + min(t - u, 2 * r - 2)]
+            if a < NO_WAY and b < NO_WAY and a + b < v:
+                v = a + b
+        if v < NO_WAY and v + extra < best:
+            best = v + extra
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
+    """The root bound :func:`needed_upto` starts from, for the hand with one ``x`` (a code;
+    52 = joker) added (``d = 1``; a copy must be addable) or taken out (``d = -1``; one must be
+    held), after :func:`prepare_plus` on the hand and with ``counts``, ``avail`` as then.
+
+    A lower bound of the count; the count itself when the contract is all groups, or all runs
+    but V6's complete suit. ``counts``, ``avail`` are restored on return."""
+    complete = v6 and r == 3
+    w = 3 if complete else 1
+    for k in range(1, 14):
+        scratch[W_H + k] = scratch[W_SAVE + k]
+        scratch[W_A + k] = scratch[W_SAVE + 14 + k]
+    for i in range(12):
+        scratch[W_NS + i] = scratch[W_SAVE + 28 + i]
+    if x == JOKER:
+        # a joker moves between the hand and the pack: the runs' joker allowance (held +
+        # addable) is unchanged, so only the bound's sharing of jokers moves
+        return _root(g, r, w, jokers + d, avail[JOKER] - d, scratch)
+    s = x // 13
+    k = x % 13 + 1
+    scratch[W_H + k] += d
+    scratch[W_A + k] -= d
+    if r > 0:
+        counts[s, k] += d
+        avail[x] -= d
+        _cheapest_runs_of(counts, avail, jokers + avail[JOKER], scratch, s)
+        counts[s, k] -= d
+        avail[x] += d
+        if g == 0 and not complete:
+            # all runs: the other three suits' table is the hand's (prepare_plus)
+            return _runs_moved(scratch, s, r, jokers, avail[JOKER])
+    return _root(g, r, w, jokers, avail[JOKER], scratch)
+
+
+@njit(cache=True, _nrt=False)
+def outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, out, cut_only=False):
+    """``out[code]`` = cards needed after adding one ``code`` (addable ones), else -1.
+
+    Returns the cards needed before. With ``cut_only`` an entry is exact only where the card
+    cuts the count (below the return value); elsewhere it is some number at least the count
+    before, which is all an outs count asks, and much cheaper: one added card cuts the count
+    by at most one (a completion with it is one without it, plus that card), so each card is
+    asked only whether its count is ``before - 1``. ``counts``, ``avail`` are restored on
+    return; writes ``out``, ``opts``, ``scratch``.
+    """
+    before = needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch)
+    cap = before - 1 if cut_only else NO_WAY
+    for c in range(53):
+        out[c] = -1
+        if avail[c] > 0:
+            out[c] = needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, c, cap)
+    return before
+
+
+@njit(cache=True, _nrt=False)
+def needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, x, cap):
+    """:func:`needed_upto` of the hand plus one addable ``x`` (a code; 52 = joker), taken
+    from the pack. ``counts``, ``avail`` are restored on return."""
+    avail[x] -= 1
+    if x == JOKER:
+        n = needed_upto(counts, jokers + 1, g, r, v6, avail, opts, scratch, cap)
+    else:
+        counts[x // 13, x % 13 + 1] += 1
+        n = needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap)
+        counts[x // 13, x % 13 + 1] -= 1
+    avail[x] += 1
+    return n
