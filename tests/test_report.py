@@ -104,3 +104,19 @@ def test_table_html_shows_its_caption_whatever_pandas_writes():
     assert html.count("<caption") == 1 and "Hands &amp; more</caption>" in html
     assert html.index("<caption") > html.index("<table")
     assert "<caption" not in plots.table_html(pd.DataFrame({"hand": [1]}))
+
+
+@pytest.mark.parametrize("out", ["/proc/nope", "FILE"])
+def test_the_module_refuses_an_out_it_cannot_write_in_one_line(tmp_path, capsys, out):
+    """``python -m kalooki_sim.report --out /proc/nope`` (or a file) ends in one line naming
+    --out and exit code 2, before any notebook runs, not in a traceback (issue 30)."""
+    from kalooki_sim.report import publish
+
+    if out == "FILE":
+        out = str(tmp_path / "a_file")
+        Path(out).write_text("x")
+    with pytest.raises(SystemExit) as e:
+        publish.main(["--out", out, "--tiny"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and "Traceback" not in err

@@ -37,6 +37,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..game._checks import check_writable_dir
 from . import glossary as _glossary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -445,6 +446,10 @@ def main(argv=None):
                     help="notebooks run at once (default 2)")
     argv = sys.argv[1:] if argv is None else list(argv)
     a = ap.parse_args(argv)
+    try:  # before minutes of notebooks, one line, as `kalooki report` does
+        check_writable_dir("--out", a.out, "a directory you can write (new, or a report's)")
+    except ValueError as e:
+        ap.error(str(e))
     t0 = time.perf_counter()
     shown = [x for x in argv if not x.startswith(str(ROOT))]
     command = " ".join([COMMAND] + shown)
