@@ -24,11 +24,12 @@ from .reading import (
     _needed_memo,
     _needed_upto,
     _outs_scan,
+    _position_bit,
     _rank_count,
     _run_cost,
     _seen_row,
     _state_key,
-    _suit_held,
+    _suit_windows,
 )
 from .table import (
     EV_DISCARD,
@@ -249,14 +250,7 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
     r = rules[R_RUNS]
     # need() without each card, from cached parts: only the card's rank and suit change
     h0, h1, h2, h3 = _cost_hist(hrow)
-    m0 = _suit_held(hrow, 0)
-    m1 = _suit_held(hrow, 1)
-    m2 = _suit_held(hrow, 2)
-    m3 = _suit_held(hrow, 3)
-    w0 = _best_of_held(m0)
-    w1 = _best_of_held(m1)
-    w2 = _best_of_held(m2)
-    w3 = _best_of_held(m3)
+    m0, m1, m2, m3, w0, w1, w2, w3 = _suit_windows(hrow)
     for c in range(JOKER):
         if hrow[c] == 0:
             continue
@@ -284,7 +278,7 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
             ms = m0 if s == 0 else (m1 if s == 1 else (m2 if s == 2 else m3))
             ws = w0 if s == 0 else (w1 if s == 1 else (w2 if s == 2 else w3))
             if hrow[c] == 1:
-                ws = _best_of_held(ms & ~((1 << k) | ((1 << 14) if k == 1 else 0)))
+                ws = _best_of_held(ms & ~_position_bit(k))
             rc = _run_cost(ws if s == 0 else w0, ws if s == 1 else w1, ws if s == 2 else w2,
                            ws if s == 3 else w3, r)
             nd = _group_cost(b0, b1, b2, b3, g) + rc - hrow[JOKER]

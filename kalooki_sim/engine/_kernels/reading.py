@@ -74,6 +74,24 @@ def _best_of_held(m):
     return best
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _position_bit(k):
+    """The run position bits of rank ``k`` (the ace stands at 1 and at 14, R4)."""
+    return (1 << k) | ((1 << 14) if k == 1 else 0)
+
+
+@njit(cache=True, _nrt=False)
+def _suit_windows(hrow):
+    """Each suit's held-position mask and best window: ``(m0, m1, m2, m3, w0, w1, w2, w3)``,
+    shared by the quick bound's one-card moves (:func:`need_with`, the greedy discard)."""
+    m0 = _suit_held(hrow, 0)
+    m1 = _suit_held(hrow, 1)
+    m2 = _suit_held(hrow, 2)
+    m3 = _suit_held(hrow, 3)
+    return (m0, m1, m2, m3, _best_of_held(m0), _best_of_held(m1), _best_of_held(m2),
+            _best_of_held(m3))
+
+
 @njit(cache=True, _nrt=False)
 def _best_window(hrow, s):
     """Fewest cards of suit ``s`` missing from any 4 consecutive run positions (R4)."""
@@ -177,14 +195,7 @@ def need_with(hrow, g, r, c):
     group bucket and one suit's best window, the rest is shared (a greedy seat asks both at
     every offer)."""
     h0, h1, h2, h3 = _cost_hist(hrow)
-    m0 = _suit_held(hrow, 0)
-    m1 = _suit_held(hrow, 1)
-    m2 = _suit_held(hrow, 2)
-    m3 = _suit_held(hrow, 3)
-    w0 = _best_of_held(m0)
-    w1 = _best_of_held(m1)
-    w2 = _best_of_held(m2)
-    w3 = _best_of_held(m3)
+    m0, m1, m2, m3, w0, w1, w2, w3 = _suit_windows(hrow)
     j = hrow[JOKER]
     base = _group_cost(h0, h1, h2, h3, g) + _run_cost(w0, w1, w2, w3, r) - j
     before = base if base > 0 else 0
@@ -202,7 +213,7 @@ def need_with(hrow, g, r, c):
     elif n == 2:
         h1 -= 1
         h0 += 1
-    bit = (1 << k) | ((1 << 14) if k == 1 else 0)
+    bit = _position_bit(k)
     if s == 0:
         w0 = _best_of_held(m0 | bit)
     elif s == 1:
@@ -229,12 +240,8 @@ def _may_meld(hrow, ban_r, ban_s):
                 return True
     jj = j if j < 2 else 2
     for s in range(4):
-        if (ban_s >> s) & 1:
-            continue
-        m = _suit_held(hrow, s)
-        for lo in range(1, 12):
-            if _POP4[(m >> lo) & 15] + jj >= 4:
-                return True
+        if not (ban_s >> s) & 1 and _best_window(hrow, s) <= jj:
+            return True
     return False
 
 
