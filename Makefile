@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
 KERNELS := $(wildcard kalooki_sim/*/_kernels/*.py)
 
-.PHONY: test test-slow coverage lint bench bench-suite report site lab clean venv compile
+.PHONY: test test-slow coverage lint bench bench-suite report site lab clean venv compile study
 
 # TICK runs a command with a line every 10 s until it ends (a quiet pip install is otherwise a
 # minute of silence on a new machine)
@@ -63,6 +63,15 @@ bench-suite: $(COMPILED)
 report: $(STAMP)
 	$(PY) -m kalooki_sim.warmup --without-search
 	$(PY) -m kalooki_sim.report
+
+# The call chart's study (issue 28): every take and call of STUDY_DEALS deals per contract,
+# branched both ways, resumable (run it again after a stop); its statistics are then copied
+# where `make report` reads them (kalooki_sim/analysis/call_chart_stats.csv, committed).
+STUDY_DEALS ?= 10000
+STUDY_OUT   ?= .study/call-chart
+study: $(COMPILED)
+	$(PY) -m kalooki_sim call-chart --deals $(STUDY_DEALS) --out $(STUDY_OUT) --resume
+	cp $(STUDY_OUT)/call_chart_stats.csv kalooki_sim/analysis/call_chart_stats.csv
 
 # The site's pages alone, from their sources (kalooki_sim/report/guide/*.md, the glossary,
 # RULES.md, the docstrings, reports/performance.csv and .png), without running the notebooks

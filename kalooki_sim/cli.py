@@ -377,6 +377,37 @@ def _api(name):
     return fn
 
 
+def cmd_call_chart(args) -> int:
+    """``kalooki call-chart``: the call-chart study (issue 28)."""
+    from .analysis import decided_share
+    from .studies.chart_study import SEED, call_chart_study
+
+    if args.resume and args.force:
+        raise UsageError("--resume and --force exclude each other; give one")
+    _at_least("--deals", args.deals, 1)
+    rules = rules_from(args)
+    s = call_chart_study(args.deals, args.out, hand=args.hand or None,
+                         players=args.rule_players or 4, policies=_policies(args.policies),
+                         seed=SEED if args.seed is None else args.seed, rules=rules,
+                         sample=args.sample, resume=args.resume, force=args.force,
+                         scheduler=args.scheduler, threads=args.threads,
+                         chunk_deals=args.chunk_deals, progress=_progress(args))
+    chart = s.chart()
+    share = decided_share(chart, "hand")
+    table = share.rename("decided share").reset_index()
+    table["decisions"] = chart.groupby("hand")["decisions"].sum().to_numpy()
+    if args.csv is not None:
+        _show(chart, args)
+        return 0
+    if not args.quiet:
+        print(f"{s.provenance['decisions']:,} decisions from {args.deals:,} deals per contract "
+              f"in {s.provenance['wall time']}: {s.path}/call_chart_stats.csv, "
+              f"{s.path}/call_chart.csv")
+        print(f"decided: {decided_share(chart):.1%} of all decisions; per contract:")
+    _show(table, args)
+    return 0
+
+
 def cmd_call_value(args) -> int:
     """``kalooki call-value``."""
     import pandas as pd
@@ -527,6 +558,13 @@ _EXAMPLES = {
     "tournament": """examples:
   kalooki tournament --policies expert,greedy,greedy,greedy --games 2000 --seed 2026
   kalooki tournament --policies call-1,never-call,greedy --games 500 --paired --csv""",
+    "call-chart": """examples:
+  kalooki call-chart --deals 20000 --out study/chart            # all nine contracts (hours)
+  kalooki call-chart --deals 2000 --hand 6 --seed 7 --out /tmp/h6  # re-run one contract
+  kalooki call-chart --deals 20000 --out study/chart --resume    # continue after a stop
+  kalooki call-chart --deals 20000 --out study/chart --scheduler tcp://10.0.0.5:8786
+
+make study re-runs the committed study; make report reads its statistics.""",
     "call-value": """examples:
   kalooki call-value --deals 2000 --hand 6
   kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv
@@ -633,6 +671,37 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also the paired differences between every two policies")
     _add_output(p)
     _add_plot(p, "each policy's share of game wins with 95%% intervals")
+    add_rules_flags(p)
+
+    p = _sub(subs, "call-chart", cmd_call_chart, "the call chart's study: make it, keep it",
+             "Branch every take and call of --deals deals of each contract both ways "
+             "(kalooki_sim.call_decisions), in chunks: per-decision rows to Parquet, the "
+             "chart's sufficient statistics to DIR/call_chart_stats.csv (with the command, "
+             "commit, machine and wall time on top) and the chart to DIR/call_chart.csv; "
+             "resumable, and runnable on a dask cluster.")
+    p.add_argument("--deals", type=int, required=True, metavar="N",
+                   help="deals per contract (>= 1)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the study directory")
+    p.add_argument("--hand", type=int, action="append", metavar="H",
+                   help="study only contract H (repeatable; default: all nine)")
+    p.add_argument("--policies", default="expert", metavar="P[,P...]", help=_POLICIES_HELP)
+    p.add_argument("--seed", type=int, default=None,
+                   help="the seed of the deals (C3; default: the study's own, 2028)")
+    p.add_argument("--sample", type=float, default=1.0, metavar="S",
+                   help="share of the decisions branched, in (0, 1]")
+    p.add_argument("--threads", type=int, default=None, metavar="T",
+                   help="numba threads (default: all cores; 1 per worker on a LocalCluster)")
+    p.add_argument("--chunk-deals", type=int, default=None, metavar="N",
+                   help="deals per chunk (default 250)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--resume", action="store_true",
+                      help="DIR holds this study: continue it (or read it back if finished)")
+    mode.add_argument("--force", action="store_true",
+                      help="DIR holds a study: delete its files and start again")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the chunks on a dask cluster: tcp://HOST:PORT (a scheduler), or "
+                        "local[:N] (a LocalCluster of N workers)")
+    _add_output(p, force=False)
     add_rules_flags(p)
 
     p = _sub(subs, "call-value", cmd_call_value, "what calls are worth, decision by decision",

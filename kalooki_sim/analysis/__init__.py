@@ -43,11 +43,22 @@ from ._calls import (
 )
 from ._chart import (
     CALL_CHART_COLUMNS,
+    CELL_KEYS,
+    DECIDED,
+    EITHER_POINTS,
     NEED_LEVELS,
+    STATS_COLUMNS,
     STOCK_BANDS,
     call_chart,
+    chart_stats,
+    decided_share,
+    decision_pvalues,
+    fcr_level,
+    merge_chart_stats,
     need_level,
+    read_chart_stats,
     stock_band,
+    write_chart_stats,
 )
 from ._difficulty import (
     contract_difficulty,
@@ -112,7 +123,10 @@ from ._words import (
 )
 
 __all__ = [
-    "CALL_CHART_COLUMNS", "NEED_LEVELS", "STOCK_BANDS", "call_chart", "call_chart_sentence",
+    "CALL_CHART_COLUMNS", "CELL_KEYS", "DECIDED", "EITHER_POINTS", "NEED_LEVELS",
+    "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "call_chart_sentence", "chart_stats",
+    "decided_share", "decision_pvalues", "fcr_level", "merge_chart_stats", "read_chart_stats",
+    "write_chart_stats",
     "call_rule", "dealer_sentence", "need_level", "search_gap_sentence", "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",
     "situation_sentence",

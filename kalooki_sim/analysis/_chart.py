@@ -1,46 +1,81 @@
-"""The call chart a player can keep (issue 18): the value of a call (and of a take) by the
-cards still needed after it and the cards left in the stock, one verdict per cell.
+"""The call chart a player can keep (issues 18, 28): what a call (or a take) is worth against
+the table, by what a player sees at the table, one verdict per cell.
 
-Exposed as :func:`kalooki_sim.analysis.call_chart`.
+A cell is one contract x decision (take / call) x cards needed before -> after the card x
+cards left in the stock (a band) x whether any opponent has opened. Its value is the mean
+paired ``d_relative`` of :func:`kalooki_sim.call_decisions` rows (points against the table,
+act minus pass, R12/R14), beside the seat's own ``d_penalty`` and its chance to go out first.
+
+The chart is built from **sufficient statistics** (:func:`chart_stats`): per cell the counts,
+sums and the cluster terms of the deal-clustered variance. They add up over runs of disjoint
+deals, so a study can be made once in chunks, resumed, kept as a small CSV
+(:func:`write_chart_stats`), and the chart rebuilt from it in a second.
+
+Exposed as :func:`kalooki_sim.analysis.call_chart` and friends.
 """
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from ..game._checks import check_choice, check_columns, check_int, check_real, not_allowed
+from ..game._checks import check_columns, check_int, check_real, not_allowed
 from ._calls import THIN_DEALS, _deal_ids
-from ._intervals import cluster_mean_ci
-from ._multiplicity import _holm, p_from_ci
 
-#: the CSV's columns, in order
-CALL_CHART_COLUMNS = ("hand", "decision", "needed_after", "stock_band", "decisions", "deals",
-                      "d_penalty", "d_penalty_lo", "d_penalty_hi", "verdict")
+#: the chart's columns, in order (``reports/call_chart.csv``)
+CALL_CHART_COLUMNS = ("hand", "decision", "needed_before", "needed_after", "stock_band",
+                      "opponents_opened", "decisions", "deals", "d_relative", "d_relative_lo",
+                      "d_relative_hi", "d_penalty", "d_penalty_lo", "d_penalty_hi", "d_out",
+                      "verdict")
+
+#: what identifies a cell
+CELL_KEYS = ["hand", "decision", "needed_before", "needed_after", "stock_band",
+             "opponents_opened"]
+
+#: the measures a cell sums: paired differences act minus pass (points against the table, own
+#: points, went out first, went out on the opening and doubled the table)
+MEASURES = ("d_relative", "d_penalty", "d_out", "d_doubler")
+
+#: the sufficient statistics of a cell, after :data:`CELL_KEYS`: ``decisions``, ``deals``,
+#: ``n_sq`` (sum over deals of the deal's decisions squared), ``taken`` (decisions where the
+#: policy acted), and per measure ``x``: ``x_sum`` (sum), ``x_csq`` (sum over deals of the
+#: deal's sum squared), ``x_cn`` (sum over deals of the deal's sum times its decisions)
+STATS_COLUMNS = tuple(CELL_KEYS + ["decisions", "deals", "n_sq", "taken"]
+                      + [f"{m}_{s}" for m in MEASURES for s in ("sum", "csq", "cn")])
 
 #: bands of cards left in the stock, from a full stock (early in the hand) to an empty one:
 #: label -> (lowest, highest) cards left, both included
-STOCK_BANDS = {"50+": (50, 10_000), "35-49": (35, 49), "20-34": (20, 34), "10-19": (10, 19),
-               "0-9": (0, 9)}
+STOCK_BANDS = {"40+": (40, 10_000), "20-39": (20, 39), "0-19": (0, 19)}
 
-#: the levels of cards still needed after the card, in order: 0 (the card completes the
-#: contract) to 3, then 4 or more, then "cannot lay it" (no card that can still come lays it)
+#: the levels of cards still needed: 0 (complete) to 3, then 4 or more, then "cannot lay it"
+#: (no card that can still come lays it)
 NEED_LEVELS = ("0", "1", "2", "3", "4+", "cannot lay it")
-#: needed_after at or above this is "4+"
+#: needed at or above this is "4+"
 NEED_CAP = 4
 
-#: what a cell says: act ("call" or "take"), "pass", "unsure", or "too few" (blank)
-VERDICTS = ("call", "take", "pass", "unsure", "too few")
+#: points against the table inside which a decision "makes no difference" (verdict "either")
+EITHER_POINTS = 2.0
+
+#: what a cell says: act ("call"/"take"), not act ("pass" a call, "draw" instead of a take),
+#: "either" (the interval lies inside +-EITHER_POINTS), "unsure", "" (too few deals: blank)
+VERDICTS = ("call", "pass", "take", "draw", "either", "unsure", "")
+#: the verdicts that decide
+DECIDED = ("call", "pass", "take", "draw", "either")
+_NOT_ACT = {"call": "pass", "take": "draw"}
 
 
 def stock_band(stock_left) -> pd.Categorical:
     """The :data:`STOCK_BANDS` label of each count of cards left in the stock, as an ordered
-    categorical (``"50+"`` first: the order of play).
+    categorical (``"40+"`` first: the order of play).
 
     Examples
     --------
     >>> stock_band([71, 40, 20, 9, 0]).tolist()
-    ['50+', '35-49', '20-34', '0-9', '0-9']
+    ['40+', '40+', '20-39', '0-19', '0-19']
     """
     s = np.asarray(stock_left, dtype=float)
     bad = ~np.isfinite(s) | (s < 0)
@@ -53,18 +88,18 @@ def stock_band(stock_left) -> pd.Categorical:
     return pd.Categorical(labels, categories=list(STOCK_BANDS), ordered=True)
 
 
-def need_level(needed_after) -> pd.Categorical:
-    """The :data:`NEED_LEVELS` label of each ``needed_after``: ``0``..``3``, ``"4+"`` from
-    :data:`NEED_CAP` on, ``"cannot lay it"`` for ``<NA>``; an ordered categorical.
+def need_level(needed, name: str = "needed_after") -> pd.Categorical:
+    """The :data:`NEED_LEVELS` label of each count of cards needed: ``0``..``3``, ``"4+"``
+    from :data:`NEED_CAP` on, ``"cannot lay it"`` for ``<NA>``; an ordered categorical.
 
     Examples
     --------
     >>> need_level(pd.array([0, 2, 7, None], dtype="Int16")).tolist()
     ['0', '2', '4+', 'cannot lay it']
     """
-    s = pd.array(needed_after, dtype="Float64")
+    s = pd.array(needed, dtype="Float64")
     if ((s < 0).fillna(False)).any():
-        raise ValueError(not_allowed("needed_after", s[(s < 0).fillna(False)][0],
+        raise ValueError(not_allowed(name, s[(s < 0).fillna(False)][0],
                                      "cards still needed, 0 or more, or <NA>"))
     v = s.to_numpy(dtype=float, na_value=np.nan)
     labels = np.where(np.isnan(v), "cannot lay it",
@@ -73,121 +108,352 @@ def need_level(needed_after) -> pd.Categorical:
     return pd.Categorical(labels, categories=list(NEED_LEVELS), ordered=True)
 
 
-def call_chart(decisions: pd.DataFrame, min_deals: int = THIN_DEALS, adjust: str = "holm",
-               alpha: float = 0.05) -> pd.DataFrame:
-    """The call chart: what a call (or a take) is worth, by the cards still needed after it
-    and the cards left in the stock, with a verdict per cell.
-
-    Each cell holds the decisions of one contract and kind (``call`` or ``take``) with the
-    same :func:`need_level` of ``needed_after`` (0-3, ``"4+"``, ``"cannot lay it"``) and
-    :func:`stock_band` of ``stock_left`` (``"50+"``, ``"35-49"``, ``"20-34"``, ``"10-19"``,
-    ``"0-9"``). Its value is the mean paired ``d_penalty`` (points, act minus pass: below
-    zero, acting saved points) with a 95% t interval clustered by deal (the unit is the deal,
-    ``(hand, game, attempt)``: a deal's decisions share its cards, so many decisions of one
-    deal count as one deal, :func:`cluster_mean_ci`).
-
-    Verdict: ``"call"`` (``"take"`` for a take) when acting clearly saves points, ``"pass"``
-    when it clearly costs them, ``"unsure"`` otherwise, ``"too few"`` (left blank on the
-    chart) when fewer than ``min_deals`` deals contribute. With ``adjust="holm"`` (default)
-    "clearly" is a sign claim that survives Holm's adjustment over the cells of one chart (one
-    contract and kind, the cells with enough deals), each cell's p-value recovered from its
-    interval (:func:`p_from_ci`): so a cell whose own interval just excludes zero may still
-    be ``"unsure"``. With ``adjust=None`` it is the cell's interval alone lying wholly below
-    (or above) zero.
-
-    Parameters
-    ----------
-    decisions : DataFrame
-        Rows of :func:`kalooki_sim.call_decisions`, of one contract or several: at least
-        ``hand, game, attempt, decision, needed_after, stock_left, d_penalty``.
-    min_deals : int
-        Fewest deals a cell needs for a verdict (at least 2).
-    adjust : {"holm", None}
-        Adjust the sign claims over each chart's family of cells, or not.
-    alpha : float
-        Familywise error level of the Holm-adjusted claims (``adjust="holm"``), in (0, 1).
-
-    Returns
-    -------
-    DataFrame
-        One row per cell with at least one decision, columns :data:`CALL_CHART_COLUMNS`
-        (``hand, decision, needed_after, stock_band, decisions, deals, d_penalty,
-        d_penalty_lo, d_penalty_hi, verdict``), sorted by hand, decision (take, call), cards
-        needed and stock band (full stock first); ``needed_after`` and ``stock_band`` are
-        ordered categoricals.
-
-    Raises
-    ------
-    ValueError
-        If a column is missing, a value is out of range, or ``min_deals`` / ``adjust`` /
-        ``alpha`` is not allowed.
-
-    Examples
-    --------
-    >>> rows = pd.DataFrame({"hand": 1, "game": range(40), "attempt": 0, "decision": "call",
-    ...                      "needed_after": 1, "stock_left": 55,
-    ...                      "d_penalty": [-10.0, -6.0] * 20})
-    >>> c = call_chart(rows)
-    >>> c[["needed_after", "stock_band", "deals", "d_penalty", "verdict"]].values.tolist()
-    [['1', '50+', 40, -8.0, 'call']]
-    >>> call_chart(rows, min_deals=50)["verdict"].tolist()
-    ['too few']
-    """
+def _cells(decisions: pd.DataFrame) -> pd.DataFrame:
+    """Decision rows keyed by cell and deal, with the measures (checked)."""
     check_columns("decisions", decisions, ["hand", "game", "attempt", "decision",
-                                           "needed_after", "stock_left", "d_penalty"])
-    min_deals = check_int("min_deals", min_deals, 2)
-    adjust = check_choice("adjust", adjust, ("holm", None))
-    alpha = check_real("alpha", alpha, 0, 1, open_lo=True, open_hi=True)
+                                           "needed_before", "needed_after", "stock_left",
+                                           "opponents_opened", "taken", *MEASURES])
     kinds = set(pd.unique(decisions["decision"].astype(object)))
     if not kinds <= {"take", "call"}:
         raise ValueError(not_allowed("decision", sorted(kinds - {"take", "call"}, key=str)[0],
                                      '"take" or "call"'))
     d = pd.DataFrame({
-        "hand": decisions["hand"].to_numpy(),
+        "hand": decisions["hand"].to_numpy().astype(np.int64),
         "decision": pd.Categorical(decisions["decision"].astype(object),
                                    categories=["take", "call"]),
+        "needed_before": need_level(decisions["needed_before"], "needed_before"),
         "needed_after": need_level(decisions["needed_after"]),
         "stock_band": stock_band(decisions["stock_left"]),
-        "d_penalty": decisions["d_penalty"].to_numpy(float),
+        "opponents_opened": decisions["opponents_opened"].to_numpy() > 0,
         "_deal": _deal_ids(decisions),
+        "taken": decisions["taken"].to_numpy().astype(np.int64),
     })
-    if not np.isfinite(d["d_penalty"]).all():
-        raise ValueError(not_allowed("d_penalty", d["d_penalty"][~np.isfinite(d["d_penalty"])]
-                                     .iloc[0], "finite points (act minus pass)"))
-    keys = ["hand", "decision", "needed_after", "stock_band"]
-    rows = []
-    for key, g in d.groupby(keys, observed=True, sort=True):
-        m, lo, hi, n = cluster_mean_ci(g["d_penalty"].to_numpy(), g["_deal"].to_numpy())
-        rows.append(dict(zip(keys, key, strict=True), decisions=n,
-                         deals=int(g["_deal"].nunique()), d_penalty=float(m),
-                         d_penalty_lo=float(lo), d_penalty_hi=float(hi)))
-    out = pd.DataFrame(rows, columns=list(CALL_CHART_COLUMNS[:-1]))
-    for col in ("decision", "needed_after", "stock_band"):
-        out[col] = pd.Categorical(out[col], categories=d[col].cat.categories,
-                                  ordered=d[col].cat.ordered)
-    out["verdict"] = _verdicts(out, min_deals, adjust, alpha)
-    return out.reset_index(drop=True)
+    for m in MEASURES:
+        v = decisions[m].to_numpy(float)
+        if not np.isfinite(v).all():
+            raise ValueError(not_allowed(m, v[~np.isfinite(v)][0],
+                                         "finite values (act minus pass)"))
+        d[m] = v
+    return d
 
 
-def _verdicts(cells: pd.DataFrame, min_deals: int, adjust, alpha: float) -> np.ndarray:
-    """One verdict per row of ``cells``; Holm runs within each (hand, decision) chart."""
-    verdict = np.full(len(cells), "too few", dtype=object)
-    enough = (cells["deals"] >= min_deals).to_numpy()
-    est = cells["d_penalty"].to_numpy(float)
-    lo, hi = cells["d_penalty_lo"].to_numpy(float), cells["d_penalty_hi"].to_numpy(float)
-    act = cells["decision"].astype(str).to_numpy()
-    if adjust == "holm":
-        clear = np.zeros(len(cells), bool)
-        chart = cells.groupby(["hand", "decision"], observed=True, sort=False).ngroup()
-        for k in np.unique(chart):
-            i = np.flatnonzero((chart == k).to_numpy() & enough)
-            if i.size:
-                clear[i] = _holm(np.asarray(p_from_ci(est[i], lo[i], hi[i]), float)
-                                 .reshape(-1)) < alpha
-        below, above = clear & (est < 0), clear & (est > 0)
-    else:
-        below, above = hi < 0, lo > 0
-    verdict[enough] = "unsure"
-    verdict[enough & below] = act[enough & below]
-    verdict[enough & above] = "pass"
-    return verdict
+def chart_stats(decisions: pd.DataFrame) -> pd.DataFrame:
+    """The sufficient statistics of the chart's cells (:data:`STATS_COLUMNS`) from
+    :func:`kalooki_sim.call_decisions` rows.
+
+    Statistics of runs on disjoint deals add up (:func:`merge_chart_stats`) to those of the
+    rows together, exactly: a deal's decisions are all in one run.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"hand": 1, "game": [0, 0, 1], "attempt": 0, "decision": "call",
+    ...     "needed_before": 1, "needed_after": 0, "stock_left": 45, "opponents_opened": 0,
+    ...     "taken": [1, 0, 1], "d_relative": [-3.0, -1.0, -2.0], "d_penalty": -4.0,
+    ...     "d_out": 0.0, "d_doubler": 0.0})
+    >>> s = chart_stats(rows)
+    >>> s[["decisions", "deals", "n_sq", "taken", "d_relative_sum", "d_relative_csq"]
+    ...   ].values.tolist()
+    [[3, 2, 5, 2, -6.0, 20.0]]
+    """
+    d = _cells(decisions)
+    per = d.groupby(CELL_KEYS + ["_deal"], observed=True, sort=False)
+    g = per[list(MEASURES)].sum()
+    g["n"] = per.size()
+    g["taken"] = per["taken"].sum()
+    out = pd.DataFrame(index=g.index)
+    out["n_sq"] = g["n"] ** 2
+    for m in MEASURES:
+        out[f"{m}_sum"] = g[m]
+        out[f"{m}_csq"] = g[m] ** 2
+        out[f"{m}_cn"] = g[m] * g["n"]
+    out["decisions"] = g["n"]
+    out["deals"] = 1
+    out["taken"] = g["taken"]
+    s = out.groupby(level=CELL_KEYS, observed=True, sort=True).sum().reset_index()
+    return _typed_stats(s[list(STATS_COLUMNS)])
+
+
+def _typed_stats(s: pd.DataFrame) -> pd.DataFrame:
+    s = s.copy()
+    s["hand"] = s["hand"].astype(np.int64)
+    s["decision"] = pd.Categorical(s["decision"].astype(str), categories=["take", "call"])
+    for k in ("needed_before", "needed_after"):
+        s[k] = pd.Categorical(s[k].astype(str), categories=list(NEED_LEVELS), ordered=True)
+    s["stock_band"] = pd.Categorical(s["stock_band"].astype(str), categories=list(STOCK_BANDS),
+                                     ordered=True)
+    s["opponents_opened"] = s["opponents_opened"].astype(str).str.lower().isin(["true", "1"])
+    for c in ("decisions", "deals", "n_sq", "taken"):
+        s[c] = s[c].astype(np.int64)
+    return s.sort_values(CELL_KEYS, kind="stable").reset_index(drop=True)
+
+
+def merge_chart_stats(parts) -> pd.DataFrame:
+    """The sum of several :func:`chart_stats` tables (runs of disjoint deals), cell by cell.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"hand": 1, "game": [0, 1], "attempt": 0, "decision": "take",
+    ...     "needed_before": 2, "needed_after": 2, "stock_left": 30, "opponents_opened": 1,
+    ...     "taken": 0, "d_relative": [1.0, 2.0], "d_penalty": 1.0, "d_out": 0.0,
+    ...     "d_doubler": 0.0})
+    >>> both = merge_chart_stats([chart_stats(rows[:1]), chart_stats(rows[1:])])
+    >>> both.equals(chart_stats(rows))
+    True
+    """
+    parts = [p for p in parts if p is not None and len(p)]
+    if not parts:
+        return _typed_stats(pd.DataFrame(columns=list(STATS_COLUMNS)))
+    for i, p in enumerate(parts):
+        check_columns(f"parts[{i}]", p, list(STATS_COLUMNS))
+    allp = pd.concat([_typed_stats(p[list(STATS_COLUMNS)]) for p in parts], ignore_index=True)
+    s = allp.groupby(CELL_KEYS, observed=True, sort=True).sum().reset_index()
+    return _typed_stats(s[list(STATS_COLUMNS)])
+
+
+def _moments(s: pd.DataFrame, m: str):
+    """Mean, standard error (deal-clustered, the ratio estimator's) and deals of measure ``m``
+    per row of sufficient statistics ``s``."""
+    n = s["decisions"].to_numpy(float)
+    g = s["deals"].to_numpy(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = s[f"{m}_sum"].to_numpy(float) / n
+        ss = (s[f"{m}_csq"].to_numpy(float) - 2 * mean * s[f"{m}_cn"].to_numpy(float)
+              + mean**2 * s["n_sq"].to_numpy(float))
+        var = g / (g - 1) * np.maximum(ss, 0.0) / n**2
+    var[g < 2] = np.nan
+    return mean, np.sqrt(var), g
+
+
+def decision_pvalues(mean, se, deals, either: float = EITHER_POINTS) -> np.ndarray:
+    """Per cell, the smallest ``alpha`` at which the cell's two-sided ``1 - alpha`` t interval
+    (``deals - 1`` degrees of freedom) decides it: excludes zero, or lies inside
+    ``[-either, either]``. The p-values :func:`call_chart` feeds to its false-coverage
+    adjustment.
+
+    Examples
+    --------
+    >>> decision_pvalues([-6.0, 0.1, 3.0], [1.0, 0.5, 3.0], [400, 400, 400]).round(4).tolist()
+    [0.0, 0.0002, 0.3182]
+    """
+    mean, se = np.asarray(mean, float), np.asarray(se, float)
+    df = np.maximum(np.asarray(deals, float) - 1, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z_sign = np.abs(mean) / se
+        z_eq = (either - np.abs(mean)) / se
+    p_sign = np.where(np.isfinite(z_sign), 2 * stats.t.sf(z_sign, df),
+                      np.where((se == 0) & (mean != 0), 0.0, 1.0))
+    p_eq = np.where(np.abs(mean) < either,
+                    np.where(np.isfinite(z_eq), 2 * stats.t.sf(z_eq, df),
+                             np.where(se == 0, 0.0, 1.0)), 1.0)
+    p = np.minimum(p_sign, p_eq)
+    p[~np.isfinite(mean) | ~(se >= 0)] = 1.0
+    return np.clip(p, 0.0, 1.0)
+
+
+def fcr_level(pvalues, q: float = 0.05) -> tuple[float, int]:
+    """Benjamini–Yekutieli's false coverage-statement rate: with ``R`` cells selected by the
+    Benjamini–Hochberg step-up at ``q`` on ``pvalues``, every interval is built at level
+    ``1 - R q / m`` (``m`` cells); then among the selected cells the expected share whose
+    interval misses its true value is at most ``q`` (independent cells). Returns
+    ``(level, R)``; with no cell selected, the Bonferroni level ``1 - q / m``.
+
+    Examples
+    --------
+    >>> fcr_level([0.001, 0.01, 0.04, 0.5], 0.05)
+    (0.9625, 3)
+    """
+    p = np.sort(np.asarray(pvalues, float))
+    m = p.size
+    if m == 0:
+        return 1 - q, 0
+    ok = np.flatnonzero(p <= q * np.arange(1, m + 1) / m)
+    r = int(ok[-1]) + 1 if ok.size else 0
+    return 1 - max(r, 1) * q / m, r
+
+
+def call_chart(data: pd.DataFrame, min_deals: int = THIN_DEALS, q: float = 0.05,
+               either: float = EITHER_POINTS) -> pd.DataFrame:
+    """The call chart: what a call (or a take) is worth against the table, per cell, with a
+    verdict a reader can check against the cell's own interval.
+
+    Each cell holds the decisions of one contract and kind (``take``/``call``) with the same
+    cards needed before and after the card (:func:`need_level`), :func:`stock_band` and
+    whether any opponent had opened. Its value ``d_relative`` is the mean paired difference in
+    points against the table (the seat's penalty minus the mean penalty of all seats, doubles
+    counted: what decides a game, R12, R14), act minus pass, so below zero acting gains;
+    beside it the seat's own ``d_penalty`` and ``d_out`` (change in the chance to go out
+    first). Intervals are t intervals clustered by deal (a deal's decisions share its cards,
+    ``(hand, game, attempt)`` is the unit), **adjusted over the chart's cells** by
+    Benjamini–Yekutieli's false coverage-statement rate (:func:`fcr_level`): each cell's
+    decision p-value (:func:`decision_pvalues`) goes into a Benjamini–Hochberg step-up at
+    ``q`` over all cells with at least ``min_deals`` deals; with ``R`` of ``m`` selected, every
+    published interval (``d_relative`` and ``d_penalty``) has level ``1 - R q / m``. Among
+    the decided cells the expected share of intervals that miss their true value is then at
+    most ``q``.
+
+    Verdict, read from the published ``d_relative_lo``/``_hi``: ``call`` (``take``) when
+    ``hi < 0``; ``pass`` (``draw``) when ``lo > 0``; ``either`` when
+    ``-either <= lo and hi <= either`` (it makes no difference) and zero is inside;
+    ``unsure`` otherwise; ``""`` (blank) with fewer than ``min_deals`` deals.
+
+    Parameters
+    ----------
+    data : DataFrame
+        :func:`kalooki_sim.call_decisions` rows (one contract or several), or their
+        :func:`chart_stats` (e.g. :func:`read_chart_stats` of a study).
+    min_deals : int
+        Fewest deals a cell needs for a verdict (at least 2).
+    q : float
+        False coverage-statement rate, in (0, 1).
+    either : float
+        Points against the table inside which acting or not "makes no difference" (> 0).
+
+    Returns
+    -------
+    DataFrame
+        One row per cell, columns :data:`CALL_CHART_COLUMNS`, sorted by the cell keys; the
+        attributes ``attrs["level"]``, ``attrs["selected"]``, ``attrs["family"]`` give the
+        interval level and the counts behind it.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"hand": 1, "game": range(40), "attempt": 0, "decision": "call",
+    ...     "needed_before": 1, "needed_after": 0, "stock_left": 55, "opponents_opened": 0,
+    ...     "taken": 1, "d_relative": [-10.0, -6.0] * 20, "d_penalty": -4.0, "d_out": 0.1,
+    ...     "d_doubler": 0.0})
+    >>> c = call_chart(rows)
+    >>> c[["needed_before", "needed_after", "stock_band", "deals", "d_relative", "verdict"]
+    ...   ].values.tolist()
+    [['1', '0', '40+', 40, -8.0, 'call']]
+    >>> call_chart(rows, min_deals=50)["verdict"].tolist()
+    ['']
+    """
+    min_deals = check_int("min_deals", min_deals, 2)
+    q = check_real("q", q, 0, 1, open_lo=True, open_hi=True)
+    either = check_real("either", either, 0, open_lo=True)
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(not_allowed("data", type(data).__name__,
+                                    "a DataFrame of call_decisions rows or chart_stats"))
+    s = (_typed_stats(data[list(STATS_COLUMNS)]) if set(STATS_COLUMNS) <= set(data.columns)
+         else chart_stats(data))
+    mean, se, g = _moments(s, "d_relative")
+    pmean, pse, _ = _moments(s, "d_penalty")
+    omean, _, _ = _moments(s, "d_out")
+    enough = g >= min_deals
+    p = decision_pvalues(mean, se, g, either)
+    level, selected = fcr_level(p[enough], q)
+    with np.errstate(invalid="ignore"):
+        t = stats.t.ppf(0.5 + level / 2, np.maximum(g - 1, 1))
+    out = s[CELL_KEYS].copy()
+    out["decisions"] = s["decisions"].to_numpy()
+    out["deals"] = s["deals"].to_numpy()
+    out["d_relative"] = mean
+    out["d_relative_lo"] = mean - t * se
+    out["d_relative_hi"] = mean + t * se
+    out["d_penalty"] = pmean
+    out["d_penalty_lo"] = pmean - t * pse
+    out["d_penalty_hi"] = pmean + t * pse
+    out["d_out"] = omean
+    out["verdict"] = verdicts(out, min_deals, either)
+    out = out[list(CALL_CHART_COLUMNS)].reset_index(drop=True)
+    out.attrs.update(level=float(level), selected=int(selected), family=int(enough.sum()), q=q,
+                     either=either, min_deals=min_deals)
+    return out
+
+
+def verdicts(chart: pd.DataFrame, min_deals: int = THIN_DEALS,
+             either: float = EITHER_POINTS) -> np.ndarray:
+    """The verdict of each chart row, read from its own ``d_relative_lo``/``_hi`` (see
+    :func:`call_chart`): a reader can check every verdict by eye.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"decision": ["call", "take", "call", "take"], "deals": 50,
+    ...                   "d_relative_lo": [-9.0, 1.0, -1.5, -4.0],
+    ...                   "d_relative_hi": [-2.0, 5.0, 1.0, 3.0]})
+    >>> verdicts(c).tolist()
+    ['call', 'draw', 'either', 'unsure']
+    """
+    lo = chart["d_relative_lo"].to_numpy(float)
+    hi = chart["d_relative_hi"].to_numpy(float)
+    act = chart["decision"].astype(str).to_numpy()
+    out = np.full(len(chart), "unsure", dtype=object)
+    not_act = np.array([_NOT_ACT.get(a, "pass") for a in act], dtype=object)
+    inside = (lo >= -either) & (hi <= either)
+    out[inside] = "either"
+    out[hi < 0] = act[hi < 0]
+    out[lo > 0] = not_act[lo > 0]
+    out[~(chart["deals"].to_numpy() >= min_deals)] = ""
+    return out
+
+
+def decided_share(chart: pd.DataFrame, by: str | None = None):
+    """The share of decisions that fall in decided cells (call, pass, take, draw or either)
+    over all decisions of the chart (blank cells count as undecided); per ``by`` (e.g.
+    ``"hand"``) as a Series when given.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"hand": [1, 1, 2], "decisions": [90, 10, 50],
+    ...                   "verdict": ["pass", "unsure", ""]})
+    >>> decided_share(c)
+    0.6
+    >>> decided_share(c, "hand").tolist()
+    [0.9, 0.0]
+    """
+    check_columns("chart", chart, ["decisions", "verdict"])
+    ok = chart["verdict"].fillna("").astype(str).isin(DECIDED)
+    w = chart["decisions"].astype(float)
+    if by is None:
+        total = w.sum()
+        return float((w * ok).sum() / total) if total else float("nan")
+    num = (w * ok).groupby(chart[by]).sum()
+    return num / w.groupby(chart[by]).sum()
+
+
+# -- the committed statistics: a CSV with a provenance header -----------------------------------
+
+
+def write_chart_stats(stats_: pd.DataFrame, path, provenance: dict) -> Path:
+    """Write sufficient statistics as CSV with ``# key: value`` provenance lines on top (the
+    command, commit, machine, wall time ...); :func:`read_chart_stats` reads both back."""
+    path = Path(path)
+    check_columns("stats", stats_, list(STATS_COLUMNS))
+    head = "".join(f"# {k}: {str(v).replace(chr(10), ' ')}\n" for k, v in provenance.items())
+    body = stats_[list(STATS_COLUMNS)].to_csv(index=False, float_format="%.17g")
+    path.write_text(head + body, encoding="utf-8")
+    return path
+
+
+def read_chart_stats(path) -> tuple[pd.DataFrame, dict]:
+    """``(stats, provenance)`` from a CSV written by :func:`write_chart_stats`.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> rows = pd.DataFrame({"hand": 2, "game": [0, 1], "attempt": 0, "decision": "call",
+    ...     "needed_before": 2, "needed_after": 1, "stock_left": 10, "opponents_opened": 0,
+    ...     "taken": 1, "d_relative": [1.0, 2.0], "d_penalty": 1.5, "d_out": 0.0,
+    ...     "d_doubler": 0.0})
+    >>> p = os.path.join(tempfile.mkdtemp(), "s.csv")
+    >>> _ = write_chart_stats(chart_stats(rows), p, {"command": "kalooki call-chart"})
+    >>> s, prov = read_chart_stats(p)
+    >>> prov["command"], s.equals(chart_stats(rows))
+    ('kalooki call-chart', True)
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no call-chart statistics at {str(path)!r}; run "
+                                "`kalooki call-chart --deals N --out DIR` (or `make study`)")
+    text = path.read_text(encoding="utf-8")
+    prov, body = {}, []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("#") and not body:
+            k, _, v = line[1:].strip().partition(":")
+            prov[k.strip()] = v.strip()
+        else:
+            body.append(line)
+    s = pd.read_csv(io.StringIO("".join(body)), dtype={"needed_before": str,
+                                                       "needed_after": str})
+    check_columns(str(path), s, list(STATS_COLUMNS))
+    return _typed_stats(s), prov

@@ -30,8 +30,9 @@ COLUMNS = (
     "game", "hand", "attempt", "seat", "turn", "decision", "card", "card_penalty", "stock_left",
     "calls_made", "opponents_opened", "needed_before", "needed_after", "outs_before",
     "outs_after", "hand_penalty", "penalty_act", "penalty_pass", "out_act", "out_pass",
-    "doubled_act", "doubled_pass", "void_act", "void_pass", "d_penalty", "d_out", "d_doubled",
-    "taken",
+    "doubled_act", "doubled_pass", "void_act", "void_pass", "relative_act", "relative_pass",
+    "doubler_act", "doubler_pass", "d_penalty", "d_relative", "d_out", "d_doubled",
+    "d_doubler", "taken",
 )
 
 
@@ -88,18 +89,25 @@ def _frame(di, df, hand) -> pd.DataFrame:
         "doubled_pass": df[:, _B.F_DBL_PASS],
         "void_act": df[:, _B.F_VOID_ACT],
         "void_pass": df[:, _B.F_VOID_PASS],
+        "relative_act": df[:, _B.F_REL_ACT],
+        "relative_pass": df[:, _B.F_REL_PASS],
+        "doubler_act": df[:, _B.F_DOUBLER_ACT],
+        "doubler_pass": df[:, _B.F_DOUBLER_PASS],
     })
     out.loc[need_b < 0, "needed_before"] = pd.NA
     out.loc[need_a < 0, "needed_after"] = pd.NA
     out["d_penalty"] = out["penalty_act"] - out["penalty_pass"]
+    out["d_relative"] = out["relative_act"] - out["relative_pass"]
     out["d_out"] = out["out_act"] - out["out_pass"]
     out["d_doubled"] = out["doubled_act"] - out["doubled_pass"]
+    out["d_doubler"] = out["doubler_act"] - out["doubler_pass"]
     out["taken"] = di[:, _B.D_TAKEN].astype(bool)
     return out
 
 
 def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, replicas=1,
-                   threads=None, progress=None, pairing="seat", sample=1.0) -> pd.DataFrame:
+                   threads=None, progress=None, pairing="seat", sample=1.0,
+                   first_game=0) -> pd.DataFrame:
     """Every take-or-call decision in ``n`` deals of ``hand``, each played both ways (R9).
 
     The deals are those of ``play_hands(n, hand, ...)`` with the same seed and policies: game
@@ -149,6 +157,9 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
         ``sample=1`` with the same seed. Branching costs two plays to the end of the hand per
         decision: a sample spreads the same effort over more deals, which is what intervals
         clustered by deal need (hand 9 has about 135 decisions per deal).
+    first_game : int
+        The first game id: the deals are games ``first_game .. first_game + n - 1`` (C3), so
+        a study cut into chunks of games equals one run.
 
     Returns
     -------
@@ -162,9 +173,13 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
         ``hand_penalty`` (R1 value of the seat's cards), the seat's outcome in each branch
         ``penalty_act, penalty_pass`` (hand penalty as scored, R12; 0 when the hand ends
         void), ``out_act, out_pass`` (went out), ``doubled_act, doubled_pass`` (caught by an
-        out on the opening), ``void_act, void_pass`` (the hand ended void, R13), the paired
-        differences ``d_penalty, d_out, d_doubled`` (act minus pass) and ``taken`` (what the
-        policy did; play went on along it).
+        out on the opening), ``void_act, void_pass`` (the hand ended void, R13),
+        ``relative_act, relative_pass`` (points against the table: the seat's penalty minus
+        the mean penalty of all seats, doubles counted, R12; what decides a game, R14),
+        ``doubler_act, doubler_pass`` (the seat went out on the opening, doubling every other
+        seat, R12), the paired differences ``d_penalty, d_relative, d_out, d_doubled,
+        d_doubler`` (act minus pass) and
+        ``taken`` (what the policy did; play went on along it).
 
     Examples
     --------
@@ -175,6 +190,7 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     (True, True)
     """
     n = check_int("n", n, 0)
+    first_game = check_int("first_game", first_game, 0, 2**62)
     rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
                                              rules, threads)
     no_search(pols, "call_decisions")
@@ -187,7 +203,7 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     step = 64
     with _threads(threads):
         for b in range(0, n, step):
-            g = np.arange(b, min(n, b + step), dtype=np.int64)
+            g = np.arange(first_game + b, first_game + min(n, b + step), dtype=np.int64)
             parts.append(_block(g, hand, rules, pol, seed, replicas, by_seat, sample))
             bar.update(len(g))
     bar.close()

@@ -32,8 +32,8 @@ TAKE, CALL = 0, 1
  D_NEED_A, D_OUTS_B, D_OUTS_A, D_HAND_PEN, D_TAKEN) = range(15)
 D_COLS = 15
 (F_PEN_ACT, F_PEN_PASS, F_OUT_ACT, F_OUT_PASS, F_DBL_ACT, F_DBL_PASS, F_VOID_ACT,
- F_VOID_PASS) = range(8)
-F_COLS = 8
+ F_VOID_PASS, F_REL_ACT, F_REL_PASS, F_DOUBLER_ACT, F_DOUBLER_PASS) = range(12)
+F_COLS = 12
 
 
 @njit(cache=True, _nrt=False)
@@ -154,7 +154,9 @@ def reshuffle_unseen(seat, t, rst):
 def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
     """One continuation from the turn-start state ``snap``: ``seat``'s next take or call
     forced to ``act``; replicas >= 0 first reshuffle what the seat has not seen; ``by_seat``
-    deals the rest of the stock by seat (:func:`.engine.seat_stock`)."""
+    deals the rest of the stock by seat (:func:`.engine.seat_stock`). Returns the seat's
+    :func:`seat_outcome`, its penalty against the table (:func:`_table_mean`, R12) and
+    whether it went out on the opening itself, doubling every other seat (R12)."""
     copy_state(snap, br, False)
     if replica >= 0:
         rst = np.empty(2, np.uint64)
@@ -166,7 +168,9 @@ def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
     br[2][E.GS_FORCE_MASK] = 1 << seat
     br[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
     E.play_out(rules, pol, br)
-    return seat_outcome(rules, br, seat)
+    pen, out, dbl, void = seat_outcome(rules, br, seat)
+    doubler = out * E.hand_doubled(rules, br[2])  # went out on the opening: R12 doubles the rest
+    return pen, out, dbl, void, pen - _table_mean(rules, br), doubler
 
 
 @njit(cache=True, _nrt=False)
@@ -272,10 +276,12 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
                         f[j] = 0.0
                     for r in range(replicas):
                         for act in (1, 0):
-                            pen, out, dbl, void = _branch(rules, pol, snap, br, s, act,
-                                                          r if replicas > 1 else -1, key,
-                                                          by_seat)
+                            pen, out, dbl, void, rel, dblr = _branch(
+                                rules, pol, snap, br, s, act, r if replicas > 1 else -1, key,
+                                by_seat)
                             f[F_PEN_PASS - act] += pen
+                            f[F_REL_PASS - act] += rel
+                            f[F_DOUBLER_PASS - act] += dblr
                             f[F_OUT_PASS - act] += out
                             f[F_DBL_PASS - act] += dbl
                             f[F_VOID_PASS - act] += void
