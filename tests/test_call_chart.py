@@ -1,23 +1,35 @@
-"""The call chart (issue 18 item 1): its columns, its verdicts on rows where they must change,
-the deal as the unit of its intervals, and input checks."""
+"""The call chart (issues 18, 28): its columns, verdicts that agree with their own intervals,
+the deal as the unit, the false-coverage adjustment, sufficient statistics that add up, the
+study that makes them (chunks, resume, the command), and the page that shows them."""
+
+import json
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.studies.chart_study import call_chart_study
+from kalooki_sim.studies.decisions import trace_decision
 
 
-def _rows(mean, deals=60, sd=10.0, need=1, stock=55, decision="call", hand=1, per_deal=1,
-          seed=0, first_game=0):
+def _rows(mean, deals=60, sd=10.0, before=2, after=1, stock=55, decision="call", hand=1,
+          per_deal=1, seed=0, first_game=0, opened=0):
     """Synthetic call_decisions rows: ``deals`` deals of ``per_deal`` decisions each."""
     rng = np.random.default_rng(seed)
     n = deals * per_deal
+    rel = mean + sd * rng.standard_normal(n)
     return pd.DataFrame({
         "hand": hand, "game": first_game + np.repeat(np.arange(deals), per_deal), "attempt": 0,
-        "decision": decision, "needed_after": pd.array([need] * n, dtype="Int16"),
-        "stock_left": stock, "d_penalty": mean + sd * rng.standard_normal(n)})
+        "decision": decision, "needed_before": pd.array([before] * n, dtype="Int16"),
+        "needed_after": pd.array([after] * n, dtype="Int16"), "stock_left": stock,
+        "opponents_opened": opened, "taken": rng.integers(0, 2, n), "d_relative": rel,
+        "d_penalty": rel * 1.2 + rng.standard_normal(n), "d_out": rng.choice([-1.0, 0, 1], n),
+        "d_doubler": rng.choice([-1.0, 0, 1], n)})
 
 
 def _cell(chart, **key):
@@ -28,91 +40,162 @@ def _cell(chart, **key):
     return chart[m].iloc[0]
 
 
-def test_columns_are_exactly_the_csvs():
+def _agree(c):
+    """Every verdict agrees with its own published d_relative interval (issue 28)."""
+    v = c["verdict"].fillna("").astype(str)
+    lo, hi = c["d_relative_lo"], c["d_relative_hi"]
+    assert set(v) <= {"call", "pass", "take", "draw", "either", "unsure", ""}
+    assert (hi[v.isin(["call", "take"])] < 0).all()
+    assert (lo[v.isin(["pass", "draw"])] > 0).all()
+    e = v == "either"
+    assert ((lo[e] >= -2) & (hi[e] <= 2)).all()
+    u = v == "unsure"
+    assert ((lo[u] <= 0) & (hi[u] >= 0) & ((lo[u] < -2) | (hi[u] > 2))).all()
+
+
+def _naive_chart(rows, level, min_deals=30):
+    """The slow twin: each cell's mean and deal-clustered t interval, row by row in loops."""
+    out = {}
+    keys = A.CELL_KEYS
+    norm = pd.DataFrame({
+        "hand": rows["hand"], "decision": rows["decision"].astype(str),
+        "needed_before": A.need_level(rows["needed_before"]).astype(str),
+        "needed_after": A.need_level(rows["needed_after"]).astype(str),
+        "stock_band": A.stock_band(rows["stock_left"]).astype(str),
+        "opponents_opened": rows["opponents_opened"] > 0, "deal": list(zip(
+            rows["hand"], rows["game"], rows["attempt"], strict=True)),
+        "y": rows["d_relative"]})
+    cells = {}
+    for r in norm.itertuples(index=False):
+        k = tuple(getattr(r, c) for c in keys)
+        cells.setdefault(k, {}).setdefault(r.deal, []).append(r.y)
+    for k, deals in cells.items():
+        ys = [y for v in deals.values() for y in v]
+        n, g = len(ys), len(deals)
+        m = sum(ys) / n
+        ss = sum((sum(v) - m * len(v)) ** 2 for v in deals.values())
+        se = (g / (g - 1) * ss / n**2) ** 0.5 if g > 1 else float("nan")
+        t = stats.t.ppf(0.5 + level / 2, max(g - 1, 1))
+        out[k] = (n, g, m, m - t * se, m + t * se)
+    return out
+
+
+def test_columns_are_exactly_the_issues():
     c = A.call_chart(_rows(-5.0))
     assert tuple(c.columns) == A.CALL_CHART_COLUMNS == (
-        "hand", "decision", "needed_after", "stock_band", "decisions", "deals", "d_penalty",
-        "d_penalty_lo", "d_penalty_hi", "verdict")
+        "hand", "decision", "needed_before", "needed_after", "stock_band", "opponents_opened",
+        "decisions", "deals", "d_relative", "d_relative_lo", "d_relative_hi", "d_penalty",
+        "d_penalty_lo", "d_penalty_hi", "d_out", "verdict")
 
 
-def test_columns_and_counts_on_engine_rows():
-    d = ks.call_decisions(6, hand=1, policies="greedy", seed=2)
-    c = A.call_chart(d, min_deals=2)
-    assert tuple(c.columns) == A.CALL_CHART_COLUMNS
-    assert c["decisions"].sum() == len(d)
-    assert set(c["verdict"]) <= {"call", "take", "pass", "unsure", "too few"}
-    assert (c["deals"] <= d.groupby(["game", "attempt"]).ngroups).all()
-    ok = c["deals"] >= 2
-    assert (c.loc[ok, "d_penalty_lo"] <= c.loc[ok, "d_penalty"]).all()
-    assert (c.loc[ok, "d_penalty"] <= c.loc[ok, "d_penalty_hi"]).all()
-
-
-def test_verdict_follows_the_interval():
+def test_verdicts_follow_their_own_intervals_R9():
+    flat = _rows(0.0, sd=2.0, deals=400, after=1, opened=1, seed=7)
+    flat["d_relative"] -= flat["d_relative"].mean()   # centred: its interval straddles zero
     rows = pd.concat([
-        _rows(-8.0, need=0, stock=60, seed=1),                    # wholly below zero: call
-        _rows(0.0, need=1, stock=60, seed=2),                     # straddles zero: unsure
-        _rows(9.0, need=2, stock=60, seed=3),                     # wholly above zero: pass
-        _rows(-8.0, need=3, stock=60, deals=10, seed=4),          # too few deals
-        _rows(-8.0, need=0, stock=60, decision="take", seed=5),   # a take saving points
+        _rows(-8.0, after=0, seed=1),                             # below zero: call
+        _rows(0.0, sd=30.0, after=1, seed=2),                     # straddles zero: unsure
+        _rows(9.0, after=2, before=2, seed=3),                    # above zero: pass
+        _rows(-8.0, after=3, before=3, deals=10, seed=4),         # too few deals: blank
+        _rows(-8.0, after=0, decision="take", seed=5),            # take
+        _rows(6.0, after=2, before=2, decision="take", seed=6),   # draw
+        flat,                                                     # inside +-2: either
     ], ignore_index=True)
-    c = A.call_chart(rows, min_deals=30)
+    c = A.call_chart(rows)
+    _agree(c)
     assert _cell(c, decision="call", needed_after=0)["verdict"] == "call"
-    assert _cell(c, decision="call", needed_after=0)["d_penalty_hi"] < 0
-    u = _cell(c, decision="call", needed_after=1)
-    assert u["verdict"] == "unsure" and u["d_penalty_lo"] < 0 < u["d_penalty_hi"]
+    assert _cell(c, decision="call", needed_after=1, opponents_opened=False)["verdict"] \
+        == "unsure"
     assert _cell(c, decision="call", needed_after=2)["verdict"] == "pass"
     few = _cell(c, decision="call", needed_after=3)
-    assert few["verdict"] == "too few" and few["deals"] == 10
+    assert few["verdict"] == "" and few["deals"] == 10
     assert _cell(c, decision="take", needed_after=0)["verdict"] == "take"
-    # the same rows with a lower bar: the thin cell gets a verdict
+    assert _cell(c, decision="take", needed_after=2)["verdict"] == "draw"
+    assert _cell(c, decision="call", needed_after=1, opponents_opened=True)["verdict"] \
+        == "either"
+    # a wider "no difference" band or a lower bar change the verdicts where they must
     assert _cell(A.call_chart(rows, min_deals=10), decision="call",
-                 needed_after=3)["verdict"] != "too few"
+                 needed_after=3)["verdict"] == "call"
+    assert _cell(A.call_chart(rows, either=0.01), decision="call", needed_after=1,
+                 opponents_opened=True)["verdict"] == "unsure"
 
 
-def test_holm_over_a_contracts_cells_can_make_a_cell_unsure():
-    # one cell whose interval just excludes zero, among many that straddle it
-    near = _rows(0.0, deals=200, sd=10.0, need=1, stock=60, seed=11)
-    m, lo, hi, _ = A.cluster_mean_ci(near["d_penalty"], near["game"])
-    near["d_penalty"] += -(hi - m) * 1.05 - m   # moves the top of the interval just below 0
-    rest = [_rows(0.0, deals=200, need=k, stock=s, seed=20 + k * 5 + j)
-            for k in (0, 2, 3) for j, s in enumerate((60, 40, 25, 15))]
-    rows = pd.concat([near, *rest], ignore_index=True)
-    raw = A.call_chart(rows, adjust=None)
-    adj = A.call_chart(rows)
-    assert _cell(raw, needed_after=1)["d_penalty_hi"] < 0
-    assert _cell(raw, needed_after=1)["verdict"] == "call"
-    assert _cell(adj, needed_after=1)["verdict"] == "unsure"
-    # the family is one contract's chart: the same cell alone in hand 2 keeps its call
-    alone = A.call_chart(pd.concat([rows, near.assign(hand=2)], ignore_index=True))
-    assert _cell(alone, hand=2, needed_after=1)["verdict"] == "call"
+def test_the_fast_chart_matches_its_slow_twin_on_engine_rows():
+    d = ks.call_decisions(8, hand=1, policies="greedy", seed=2)
+    c = A.call_chart(d, min_deals=2)
+    _agree(c)
+    twin = _naive_chart(d, c.attrs["level"])
+    assert len(twin) == len(c) and c["decisions"].sum() == len(d)
+    for r in c.itertuples(index=False):
+        k = (r.hand, str(r.decision), str(r.needed_before), str(r.needed_after),
+             str(r.stock_band), bool(r.opponents_opened))
+        n, g, m, lo, hi = twin[k]
+        assert (r.decisions, r.deals) == (n, g)
+        assert r.d_relative == pytest.approx(m)
+        if g > 1:
+            assert r.d_relative_lo == pytest.approx(lo) and r.d_relative_hi == pytest.approx(hi)
+
+
+def test_statistics_add_up_over_disjoint_deals_exactly():
+    a = _rows(-3.0, deals=50, per_deal=3, seed=1)
+    b = _rows(2.0, deals=40, per_deal=2, seed=2, first_game=50, stock=10)
+    both = pd.concat([a, b], ignore_index=True)
+    merged = A.merge_chart_stats([A.chart_stats(a), A.chart_stats(b)])
+    whole = A.chart_stats(both)
+    pd.testing.assert_frame_equal(merged, whole)
+    pd.testing.assert_frame_equal(A.call_chart(merged), A.call_chart(both))
 
 
 def test_the_deal_is_the_unit_duplicates_within_a_deal_do_not_narrow():
     one = _rows(-3.0, deals=80, seed=7)
-    dup = pd.concat([one] * 5, ignore_index=True)        # five copies of each decision, same deal
-    a = _cell(A.call_chart(one), needed_after=1)
-    b = _cell(A.call_chart(dup), needed_after=1)
+    dup = pd.concat([one] * 5, ignore_index=True)
+    a = A.call_chart(one).iloc[0]
+    b = A.call_chart(dup).iloc[0]
     assert b["decisions"] == 5 * a["decisions"] and b["deals"] == a["deals"] == 80
-    assert b["d_penalty_hi"] - b["d_penalty_lo"] == pytest.approx(
-        a["d_penalty_hi"] - a["d_penalty_lo"])
-    # counted as 400 deals instead, the same numbers would give a much narrower interval
+    assert b["d_relative_hi"] - b["d_relative_lo"] == pytest.approx(
+        a["d_relative_hi"] - a["d_relative_lo"])
     fake = dup.assign(game=np.arange(len(dup)))
-    f = _cell(A.call_chart(fake), needed_after=1)
-    assert f["d_penalty_hi"] - f["d_penalty_lo"] < 0.6 * (a["d_penalty_hi"] - a["d_penalty_lo"])
+    f = A.call_chart(fake).iloc[0]
+    assert f["d_relative_hi"] - f["d_relative_lo"] < 0.6 * (a["d_relative_hi"]
+                                                            - a["d_relative_lo"])
 
 
-def test_bands_and_levels_are_ordered_and_na_is_its_own_level():
-    rows = pd.concat([_rows(-1.0, need=k, stock=s, deals=3, seed=k + s)
-                      for k in (0, 5, 9) for s in (70, 3, 30)], ignore_index=True)
-    rows["needed_after"] = rows["needed_after"].astype("Int16")
-    rows.loc[rows["needed_after"] == 9, "needed_after"] = pd.NA
-    c = A.call_chart(rows, min_deals=2)
-    assert c["needed_after"].astype(str).unique().tolist() == ["0", "4+", "cannot lay it"]
-    assert c["stock_band"].astype(str).tolist()[:3] == ["50+", "20-34", "0-9"]
-    assert c["stock_band"].cat.ordered and list(c["stock_band"].cat.categories) == list(
-        A.STOCK_BANDS)
-    assert A.stock_band([50, 49, 35, 34, 10, 9]).tolist() == [
-        "50+", "35-49", "35-49", "20-34", "10-19", "0-9"]
+def _bh_twin(p, q):
+    """Benjamini-Hochberg's count of discoveries, by its definition."""
+    m = len(p)
+    return max([r for r in range(1, m + 1) if sorted(p)[r - 1] <= r * q / m], default=0)
+
+
+def test_fcr_level_is_benjamini_yekutieli():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        p = rng.uniform(0, 1, rng.integers(1, 40)) ** rng.uniform(0.5, 4)
+        level, r = A.fcr_level(p, 0.05)
+        assert r == _bh_twin(list(p), 0.05)
+        assert level == pytest.approx(1 - max(r, 1) * 0.05 / len(p))
+
+
+def test_many_undecided_cells_widen_every_interval():
+    # one cell decided on its own at 95%, among many cells that decide nothing
+    near = _rows(0.0, deals=200, sd=10.0, after=1, seed=11)
+    m, lo, hi, _ = A.cluster_mean_ci(near["d_relative"], near["game"])
+    near["d_relative"] += -(hi - m) * 1.05 - m   # the 95% interval's top just below 0
+    alone = A.call_chart(near)
+    assert alone.attrs["level"] == pytest.approx(0.95)
+    assert alone["verdict"].iloc[0] == "call"
+    rest = [_rows(0.0, deals=200, sd=40.0, after=k, before=k, stock=s, seed=20 + 5 * k + j)
+            for k in (2, 3, 4) for j, s in enumerate((60, 30, 5))]
+    c = A.call_chart(pd.concat([near, *rest], ignore_index=True))
+    assert c.attrs["family"] == 10 and c.attrs["level"] > 0.99
+    assert _cell(c, needed_after=1)["verdict"] == "unsure"
+    _agree(c)
+
+
+def test_decided_share_weights_decisions_and_counts_blank_cells():
+    c = pd.DataFrame({"hand": [1, 1, 1, 2], "decisions": [70, 20, 10, 100],
+                      "verdict": ["pass", "either", "unsure", ""]})
+    assert A.decided_share(c) == pytest.approx(0.45)
+    assert A.decided_share(c, "hand").tolist() == pytest.approx([0.9, 0.0])
+    assert "45% of the 200 decisions" in A.decided_sentence(c)
 
 
 def test_bad_input_is_named():
@@ -121,37 +204,82 @@ def test_bad_input_is_named():
         A.call_chart(rows.drop(columns="stock_left"))
     with pytest.raises(ValueError, match="min_deals=1"):
         A.call_chart(rows, min_deals=1)
-    with pytest.raises(ValueError, match="adjust='bonferroni'"):
-        A.call_chart(rows, adjust="bonferroni")
+    with pytest.raises(ValueError, match="q=2"):
+        A.call_chart(rows, q=2)
     with pytest.raises(ValueError, match="'draw'"):
         A.call_chart(rows.assign(decision="draw"))
     with pytest.raises(ValueError, match="stock_left=-1"):
         A.call_chart(rows.assign(stock_left=-1))
-    with pytest.raises(ValueError, match="d_penalty=nan"):
-        A.call_chart(rows.assign(d_penalty=np.nan))
+    with pytest.raises(ValueError, match="d_relative=nan"):
+        A.call_chart(rows.assign(d_relative=np.nan))
+    with pytest.raises(TypeError, match="data="):
+        A.call_chart([1, 2])
 
 
-@pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    from kalooki_sim.report import publish as report
+def test_points_against_the_table_are_the_branch_logs_R12():
+    d = ks.call_decisions(4, hand=2, policies="greedy", seed=4)
+    assert (d["d_relative"] == d["relative_act"] - d["relative_pass"]).all()
+    for _, r in d.sample(6, random_state=1).iterrows():
+        for act, col in ((True, "act"), (False, "pass")):
+            t = trace_decision(4, r.game, 2, r.turn, r.seat, act, attempt=r.attempt,
+                               policies="greedy")
+            score = {x["seat"]: x["penalty"] for x in t.records if x["event"] == "score"}
+            if not score:  # a void hand scores nothing (R13)
+                assert r[f"relative_{col}"] == 0 and r[f"void_{col}"] == 1
+                continue
+            mean = sum(score.values()) / len(score)
+            assert r[f"relative_{col}"] == pytest.approx(score[r.seat] - mean)
+            assert r[f"penalty_{col}"] == score[r.seat]
+            opened_out = [x for x in t.records if x["event"] == "score"][0]["doubled"] and \
+                score[r.seat] == 0
+            assert r[f"doubler_{col}"] == float(opened_out)
 
-    out = tmp_path_factory.mktemp("should_i_call")
-    report.build(out, tiny=True, names=("should_i_call",))
-    return out
+
+def test_first_game_gives_the_same_deals():
+    whole = ks.call_decisions(5, hand=1, policies="greedy", seed=3)
+    part = ks.call_decisions(2, hand=1, policies="greedy", seed=3, first_game=3)
+    pd.testing.assert_frame_equal(whole[whole["game"] >= 3].reset_index(drop=True), part)
 
 
-def test_the_page_writes_the_chart_and_leads_with_the_answer(page):
-    c = pd.read_csv(page / "call_chart.csv")
-    assert tuple(c.columns) == A.CALL_CHART_COLUMNS and len(c)
-    assert set(c["verdict"]) <= {"call", "take", "pass", "unsure", "too few"}
-    assert set(c["hand"]) == set(range(1, 10))
-    for f in ("call_chart.png", "take_chart.png"):
-        assert (page / f).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    html = (page / "should_i_call.html").read_text(encoding="utf-8")
-    rule = html.index("Hand 1 (3 groups): ")
-    chart = html.index('data-file="call_chart.png"')
-    assert rule < chart < html.index("How to read the chart") < html.index("Method: how much")
-    assert chart < html.index("variance ratio of") and html.index("Caveats") > chart
-    # the rules on the page are the chart's, computed from the CSV's verdicts
-    c["needed_after"] = c["needed_after"].astype(str)
-    assert A.call_rule(c, 9, "call", "4 runs").split(" (")[1][:40] in html
+def test_the_study_resumes_and_does_not_depend_on_its_chunks(tmp_path):
+    a = call_chart_study(6, tmp_path / "a", hand=[1, 5], policies="greedy", chunk_deals=2)
+    b = call_chart_study(6, tmp_path / "b", hand=[1, 5], policies="greedy", chunk_deals=4)
+    pd.testing.assert_frame_equal(a.stats, b.stats)
+    assert len(a.manifest["chunks"]) == 6 and a.manifest["finished"]
+    assert int(a.stats["decisions"].sum()) == len(a.decisions())
+    # lose two chunks, resume: the same statistics, only the lost chunks played again
+    man = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    lost = man["chunks"][1]["files"]["stats"]["file"]
+    (tmp_path / "a" / lost).unlink()
+    man["chunks"] = man["chunks"][:4]
+    man["finished"] = False
+    (tmp_path / "a" / "manifest.json").write_text(json.dumps(man))
+    c = call_chart_study(6, tmp_path / "a", hand=[1, 5], policies="greedy", resume=True)
+    pd.testing.assert_frame_equal(c.stats, a.stats)
+    s, prov = A.read_chart_stats(tmp_path / "a" / "call_chart_stats.csv")
+    pd.testing.assert_frame_equal(s, a.stats)
+    assert prov["command"].startswith("kalooki call-chart --deals 6 --out ")
+    assert "--hand 1 --hand 5 --policies greedy" in prov["command"]
+    assert {"commit", "machine", "wall time", "date"} <= set(prov)
+    chart = pd.read_csv(tmp_path / "a" / "call_chart.csv")
+    assert tuple(chart.columns) == A.CALL_CHART_COLUMNS
+    with pytest.raises(ValueError, match="resume=True"):
+        call_chart_study(6, tmp_path / "a", hand=[1, 5], policies="greedy")
+    with pytest.raises(ValueError, match="another study"):
+        call_chart_study(7, tmp_path / "a", hand=[1, 5], policies="greedy", resume=True)
+    with pytest.raises(ValueError, match="hand=10"):
+        call_chart_study(6, tmp_path / "c", hand=10)
+
+
+def test_the_command_makes_the_study_and_refuses_bad_flags(tmp_path):
+    kalooki = [sys.executable, "-m", "kalooki_sim", "call-chart"]
+    r = subprocess.run(kalooki + ["--deals", "3", "--hand", "2", "--policies", "greedy",
+                                  "--out", str(tmp_path / "s")], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "decided:" in r.stdout and (tmp_path / "s" / "call_chart_stats.csv").is_file()
+    for flags, msg in ((["--deals", "0"], "--deals 0"),
+                       (["--deals", "3", "--resume", "--force"], "not allowed with")):
+        r = subprocess.run(kalooki + flags + ["--out", str(tmp_path / "t")],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr

@@ -140,67 +140,6 @@ def test_contract_table_has_the_organisers_columns_and_ranks(small):
         A.contract_table(small, small, players=5)
 
 
-def _chart(verdicts, hand=1, decision="call"):
-    """A call_chart-like frame: ``verdicts`` maps (needed_after, stock_band) -> verdict."""
-    return pd.DataFrame([{"hand": hand, "decision": decision, "needed_after": k,
-                          "stock_band": b, "verdict": v} for (k, b), v in verdicts.items()])
-
-
-def test_call_rule_follows_the_charts_verdicts():
-    base = {(k, b): "unsure" for k in ("0", "1", "2", "3") for b in ("50+", "35-49", "20-34")}
-    s = A.call_rule(_chart(base), 1, contract="3 groups")
-    assert s.startswith("Hand 1 (3 groups): pass; no cell with enough deals shows calling")
-    assert "all 12 cells with enough deals are unclear" in s
-    # calls pay with one card or fewer left to find, early: the rule names exactly that
-    v = {**base, ("0", "50+"): "call", ("0", "35-49"): "call", ("1", "50+"): "call",
-         ("1", "35-49"): "call", ("3", "20-34"): "pass"}
-    s = A.call_rule(_chart(v), 1)
-    assert s.startswith("Hand 1: call when at most 1 card is still needed after it with 35+ "
-                        "cards in the stock; otherwise pass")
-    assert "calling clearly costs points in 1 of the 8 other cells" in s
-    # late calls pay instead: the stock words turn round
-    v = {**base, ("1", "20-34"): "call", ("2", "20-34"): "call"}
-    s = A.call_rule(_chart(v), 1)
-    assert "call when 1–2 cards are still needed after it with 20–34 cards in the stock" in s
-    v.update({("1", "10-19"): "call", ("1", "0-9"): "call"})
-    s = A.call_rule(_chart(v), 1)
-    assert ("call when 1 card is still needed after it with fewer than 35 cards in the stock, "
-            "or when 2 cards are still needed after it with 20–34 cards") in s
-    # calls that complete the contract pay at any stock, and one more cell early
-    v = {**base, **{("0", b): "call" for b in ("50+", "35-49", "20-34")}, ("2", "50+"): "call"}
-    s = A.call_rule(_chart(v), 1)
-    assert ("call when it completes the contract, or when 2 cards are still needed after it "
-            "with 50+ cards in the stock") in s
-    # too few everywhere, and the take chart of the same contract is another family
-    assert "too few deals" in A.call_rule(_chart({k: "too few" for k in base}), 1)
-    t = _chart({**base, ("0", "50+"): "take"}, decision="take")
-    assert A.call_rule(t, 1, "take").startswith("Hand 1: take when it completes the contract "
-                                                "with 50+ cards")
-    assert "too few deals" in A.call_rule(t, 1, "call")
-
-
-def test_call_rule_does_not_claim_stock_it_has_no_deals_in():
-    v = {("1", "35-49"): "call", ("1", "20-34"): "unsure", ("2", "35-49"): "unsure",
-         ("1", "10-19"): "too few", ("1", "50+"): "too few"}
-    s = A.call_rule(_chart(v, hand=4), 4)
-    assert "with 35–49 cards in the stock" in s   # not "35+": 50+ has too few deals
-    v[("1", "50+")] = "call"
-    assert "with 35+ cards in the stock" in A.call_rule(_chart(v, hand=4), 4)
-    v[("1", "10-19")] = "call"
-    assert "with 50+, 35–49 or 10–19 cards" in A.call_rule(_chart(v, hand=4), 4)
-
-
-def test_call_chart_sentence_names_the_contracts():
-    c = pd.concat([_chart({("0", "50+"): "call"}, hand=4), _chart({("3", "50+"): "pass"}, 2),
-                   _chart({("3", "50+"): "pass"}, 9)])
-    s = A.call_chart_sentence(c)
-    assert "saves points somewhere in hand 4 and clearly costs points somewhere in hands 2 " \
-           "and 9" in s
-    s = A.call_chart_sentence(c.assign(verdict="unsure"))
-    assert "saves points somewhere in no contract and clearly costs points somewhere in no " \
-           "contract" in s
-
-
 def test_dealer_sentence_follows_the_paired_differences():
     t = pd.DataFrame({"hand": [1, 2, 3], "d_penalty": [-5.1, -7.2, 2.0],
                       "d_penalty_p": [0.0001, 0.001, 0.6]})

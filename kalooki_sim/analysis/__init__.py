@@ -12,8 +12,9 @@ studies produce; one namespace over private modules, one per trade (as ``scipy.s
 * ``_rules``: rule sets side by side on the same deals (``compare_rules``);
 * ``_strength``: a policy against a field, per contract, the seats rotated on the same deals
   (``strength_table``);
-* ``_chart``: the call chart a player can keep (``call_chart``: verdicts by cards still
-  needed and stock left);
+* ``_chart``: the call chart a player can keep (``call_chart``: verdicts by cards needed
+  before and after, stock left and openings, from additive sufficient statistics);
+* ``_chart_words``: the chart in words (``call_rule``, ``why_line``, ``decided_sentence``);
 * ``_words``: sentences built from the numbers;
 * ``search_gap`` (public, ``python -m kalooki_sim.analysis.search_gap``): the searching
   player against three experts per contract, and its committed table
@@ -101,10 +102,16 @@ from ._rules import MEASURES, compare_rules
 from ._strength import strength_table
 from ._survival import km_fit, open_curve, open_survival, open_times
 from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
+from ._chart_words import (
+    CHANGES,
+    call_rule,
+    change_of,
+    decided_sentence,
+    rule_table,
+    why_line,
+)
 from ._words import (
     RULE_MEASURE_WORDS,
-    call_chart_sentence,
-    call_rule,
     call_sign_line,
     call_void_sentence,
     dealer_sentence,
@@ -124,7 +131,8 @@ from ._words import (
 
 __all__ = [
     "CALL_CHART_COLUMNS", "CELL_KEYS", "DECIDED", "EITHER_POINTS", "NEED_LEVELS",
-    "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "call_chart_sentence", "chart_stats",
+    "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "CHANGES", "change_of", "chart_stats",
+    "decided_sentence", "rule_table", "why_line",
     "decided_share", "decision_pvalues", "fcr_level", "merge_chart_stats", "read_chart_stats",
     "write_chart_stats",
     "call_rule", "dealer_sentence", "need_level", "search_gap_sentence", "stock_band",

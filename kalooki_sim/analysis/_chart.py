@@ -151,9 +151,10 @@ def chart_stats(decisions: pd.DataFrame) -> pd.DataFrame:
     ...     "taken": [1, 0, 1], "d_relative": [-3.0, -1.0, -2.0], "d_penalty": -4.0,
     ...     "d_out": 0.0, "d_doubler": 0.0})
     >>> s = chart_stats(rows)
-    >>> s[["decisions", "deals", "n_sq", "taken", "d_relative_sum", "d_relative_csq"]
-    ...   ].values.tolist()
-    [[3, 2, 5, 2, -6.0, 20.0]]
+    >>> s.loc[0, ["decisions", "deals", "n_sq", "taken"]].tolist()
+    [3, 2, 5, 2]
+    >>> s.loc[0, ["d_relative_sum", "d_relative_csq", "d_relative_cn"]].tolist()
+    [-6.0, 20.0, -10.0]
     """
     d = _cells(decisions)
     per = d.groupby(CELL_KEYS + ["_deal"], observed=True, sort=False)
@@ -184,6 +185,8 @@ def _typed_stats(s: pd.DataFrame) -> pd.DataFrame:
     s["opponents_opened"] = s["opponents_opened"].astype(str).str.lower().isin(["true", "1"])
     for c in ("decisions", "deals", "n_sq", "taken"):
         s[c] = s[c].astype(np.int64)
+    for c in STATS_COLUMNS[len(CELL_KEYS) + 4:]:
+        s[c] = s[c].astype(np.float64)
     return s.sort_values(CELL_KEYS, kind="stable").reset_index(drop=True)
 
 
@@ -233,7 +236,7 @@ def decision_pvalues(mean, se, deals, either: float = EITHER_POINTS) -> np.ndarr
     Examples
     --------
     >>> decision_pvalues([-6.0, 0.1, 3.0], [1.0, 0.5, 3.0], [400, 400, 400]).round(4).tolist()
-    [0.0, 0.0002, 0.3182]
+    [0.0, 0.0002, 0.3179]
     """
     mean, se = np.asarray(mean, float), np.asarray(se, float)
     df = np.maximum(np.asarray(deals, float) - 1, 1)
@@ -260,7 +263,7 @@ def fcr_level(pvalues, q: float = 0.05) -> tuple[float, int]:
     Examples
     --------
     >>> fcr_level([0.001, 0.01, 0.04, 0.5], 0.05)
-    (0.9625, 3)
+    (0.975, 2)
     """
     p = np.sort(np.asarray(pvalues, float))
     m = p.size
