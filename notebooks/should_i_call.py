@@ -10,16 +10,10 @@
 
 # %% [markdown]
 # # Should I call this card, now?
-#
-# A call (R9) takes the discard out of turn plus a penalty card from the stock: two more cards
-# that score against you if someone else goes out first. Taking the discard as your draw
-# (R9.1, when you are next) costs no penalty card. This page answers **when each pays**, by
-# the two things a player can see at the table: how many cards the contract still needs after
-# the card, and how many cards are left in the stock. The rule of thumb per contract and the
-# chart come first; the evidence, the method and the caveats follow.
 
 # %% tags=["parameters"]
-deals = 2000  # deals per contract for the call chart
+stats_csv = None  # the study's statistics (default: the committed ones, see make study)
+deals = 2000  # deals per contract for the evidence sections below the chart
 sample = {1: 0.15, 2: 0.02, 3: 0.012, 4: 0.03, 5: 0.15, 6: 0.02, 7: 0.02, 8: 0.012,
           9: 0.025}  # share of decisions branched, per contract (or one number for all)
 min_deals = 30  # fewest deals behind a cell of the chart; fewer: left blank
@@ -33,14 +27,16 @@ interactive = False  # True in JupyterLab: show the advisor form
 out_dir = "../reports"
 
 # %%
+import html
 import json
 from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import HTML, Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
@@ -70,100 +66,122 @@ def contract_text(h):
 
 
 CONTRACTS = {h: contract_text(h) for h in range(1, rules.hands + 1)}
-share = {h: float(sample[h] if isinstance(sample, dict) else sample) for h in CONTRACTS}
-bad = {h: f for h, f in share.items() if not 0 < f <= 1}
-if bad:
-    raise ValueError(f"sample={bad} is not allowed; give shares in (0, 1]")
-# call_decisions(sample=...) branches a share of the decisions of every deal (drawn from the
-# seed): the same effort spread over more deals, which is what intervals over deals need
-parts, runs = [], []
-for h in CONTRACTS:
-    d = ks.call_decisions(deals, h, players=players, policies=policies, seed=seed,
-                          threads=threads, sample=share[h])
-    parts.append(d)
-    runs.append({"contract": CONTRACTS[h], "deals played": deals,
-                 "share of decisions branched": share[h],
-                 "decisions branched": len(d),
-                 "deals with a decision": int(d.groupby(["game", "attempt"]).ngroups)})
-dec = pd.concat(parts, ignore_index=True)
-runs = pd.DataFrame(runs)
-# gain: how many fewer cards the contract needs with the card (0 or 1); <NA> where no card that
-# can still come lays it (then neither count is a number)
-dec["gain"] = (dec["needed_before"] - dec["needed_after"]).astype("Int16")
-dec["helps"] = (dec["gain"] >= 1).fillna(False).astype(bool)
-n_calls = int((dec["decision"] == "call").sum())
-n_takes = int((dec["decision"] == "take").sum())
+
+# the chart: from the committed statistics of the study (kalooki call-chart), in seconds
+src = (Path(stats_csv) if stats_csv else
+       resources.files("kalooki_sim.analysis") / "call_chart_stats.csv")
+stats, prov = A.read_chart_stats(src)
+chart = A.call_chart(stats, min_deals=min_deals)
+plots.write_csv(chart, out / "call_chart.csv")
+share = A.decided_share(chart)
+conditions = (f"{prov.get('players', '?')} players, pack: {prov.get('pack', '?')}, every seat "
+              f"plays {prov.get('policies', '?').split(',')[0]} (the model of the table); "
+              f"{int(prov.get('deals per contract', 0)):,} deals per contract, "
+              f"{int(prov.get('decisions', 0)):,} decisions; objective: points against the "
+              "table (your penalty minus the table's mean, doubles counted, R12); intervals "
+              f"adjusted over the chart's cells (false coverage rate {chart.attrs['q']:.0%}, "
+              f"level {chart.attrs['level']:.2%}); study of {prov.get('date', '?')}, commit "
+              f"{prov.get('commit', '?')[:7]}.")
+fig = plots.call_chart(chart, {h: n.replace("hand", "Hand", 1) for h, n in CONTRACTS.items()},
+                       conditions)
+plots.save_pdf(fig, out / "call_chart.pdf")
+plots.save(fig, out / "call_chart.png")
+rules_of_thumb = [A.call_rule(chart, h, name.split(": ")[1]) for h, name in CONTRACTS.items()]
+with open(out / "call_chart.png", "rb") as f:
+    import base64
+
+    png = base64.b64encode(f.read()).decode("ascii")
+items = "".join(f"<li>{html.escape(r)}</li>" for r in rules_of_thumb)
+display(HTML(
+    '<div style="display:flex;gap:14px;align-items:flex-start">'
+    '<figure class="chart" data-file="call_chart.png" style="flex:0 0 52%;margin:0">'
+    f'<a href="call_chart.pdf"><img src="data:image/png;base64,{png}" style="width:100%" '
+    'alt="The call chart: nine contracts, take and call, by cards needed before and after, '
+    'stock left and whether an opponent opened"></a>'
+    '<figcaption style="font-size:0.8em">The chart (click for the printable A4 PDF; '
+    '<a href="call_chart.png">PNG</a>, <a href="call_chart.csv">CSV</a>). Blue: act; '
+    'orange: pass (or draw); green: no difference; grey: unsure; blank: too few deals.'
+    '</figcaption></figure>'
+    f'<div style="flex:1;font-size:0.72em;line-height:1.25"><b>{html.escape(A.decided_sentence(chart))}</b>'
+    ' Numbers: points against the table, act minus pass (below 0: acting gains), the mean '
+    'of the cells that say so and the span of their intervals.'
+    f'<ul style="padding-left:1.1em;margin:0.3em 0">{items}</ul></div></div>'))
+headlines.append(A.decided_sentence(chart) + " " + rules_of_thumb[0])
 
 # %% [markdown]
-# ## When to call: a rule of thumb per contract
+# A call (R9) takes the discard out of turn plus a penalty card from the stock; taking the
+# discard as your draw (R9.1, when you are next) costs no penalty card. The chart reads each
+# decision by what decides a game: **points against the table**, your penalty minus the
+# table's mean penalty, doubles counted (R12, R14). Your own penalty and your chance to go out
+# first are in `call_chart.csv` beside it.
 #
-# Each line is computed from the chart below: where a call clearly saves points, where it
-# clearly costs them, and where the data do not say. "Clearly" means the sign of the cell's
-# mean survives Holm's adjustment over all the cells of that contract's chart (see *How to
-# read the chart*).
+# ## Why, contract by contract
+#
+# Going out on the opening doubles every other seat (R12): a call that completes the contract
+# also brings a penalty card, which can spoil that. And your own points and points against the
+# table can point different ways: a card that helps you may help the others more.
 
 # %%
-chart = A.call_chart(dec, min_deals=min_deals)
-chart.to_csv(out / "call_chart.csv", index=False)
-call_rules = [A.call_rule(chart, h, "call", name.split(": ")[1])
-              for h, name in CONTRACTS.items()]
-display(Markdown("\n".join(f"* {r}" for r in call_rules)))
-fig = plots.call_chart(chart, CONTRACTS, "call")
-plots.show(fig, out, "call_chart",
-           f"The call chart: points a call changes, call minus pass (below 0: the call saves "
-           f"points), by the cards the contract still needs after the call (rows; 0: it "
-           f"completes the contract) and the cards left in the stock (columns), with the 95% "
-           f"interval clustered by deal. Blue: call; orange: pass; grey: unsure (Holm-adjusted "
-           f"per contract); blank: fewer than {min_deals} deals. {deals:,} deals per contract, "
-           f"four {policies} players. The numbers are in call_chart.csv.")
-headlines.append(
-    f"The call chart ({deals:,} deals per contract, four `{policies}` players): "
-    + A.call_chart_sentence(chart, "call").replace("A call", "a call", 1)
-    + " Passing costs no penalty card.")
-
-# %% [markdown]
-# ## When to take the discard as your draw
-#
-# The same chart for the next player's take (R9.1): no penalty card, so the question is only
-# whether this card beats an unknown one from the stock.
-
-# %%
-take_rules = [A.call_rule(chart, h, "take", name.split(": ")[1])
-              for h, name in CONTRACTS.items()]
-display(Markdown("\n".join(f"* {r}" for r in take_rules)))
-fig = plots.call_chart(chart, CONTRACTS, "take")
-plots.show(fig, out, "take_chart",
-           "The take chart: points taking the discard changes, take minus draw (below 0: the "
-           "take saves points), by the cards still needed after it and the cards left in the "
-           "stock, 95% interval clustered by deal; colours as in the call chart.")
+why = [A.why_line(chart, stats, h) for h in CONTRACTS]
+display(Markdown("\n".join(f"* {w}" for w in why)))
 
 # %% [markdown]
 # ## How to read the chart
 #
-# In every deal, at a decision, the table is copied and played on twice from that moment:
-# once where the seat calls (or takes) the card, once where it passes. Everyone plays the
-# `expert` preset. Both continuations share everything else: the stock is dealt by seat from
-# the decision on (each seat draws the same cards in both), and all later random choices. The
-# **paired difference** in the seat's hand penalty, *act minus pass*, is what the decision was
-# worth: negative means acting saved points. A cell's interval is 95% and treats the deal as
-# the unit (a deal's decisions share its cards, so ten decisions of one deal count as one
-# deal, not ten).
+# In every deal of the study, at each take or call a seat may make (R9), the table is copied
+# and played on twice from that moment: once where the seat acts, once where it passes.
+# Everyone plays the `expert` preset. Both continuations share everything else: the stock is
+# dealt by seat from the decision on (each seat draws the same cards in both), and all later
+# random choices. The **paired difference** is what the decision was worth.
 #
-# A cell is **call** (or **take**) when acting clearly saves points, **pass** when it clearly
-# costs them, **unsure** otherwise. "Clearly" is Holm's adjustment over the cells of one
-# contract's chart: with twenty cells, some interval would exclude zero by chance alone, so a
-# cell whose own interval just misses zero can stay unsure. Cells with fewer deals than the
-# page's minimum are left blank.
+# A cell holds the decisions of one contract and kind (take or call) with the same cards
+# needed before → after the card, the same band of cards left in the stock and the same
+# answer to "has any opponent opened?". Its interval treats the deal as the unit (a deal's
+# decisions share its cards) and is **adjusted over all the chart's cells** by
+# Benjamini–Yekutieli's false coverage-statement rate: of the cells with a verdict, the
+# expected share whose interval misses the true value is at most 5%. The verdicts are read
+# from the published intervals, so you can check each by eye: **call** (or **take**) when the
+# whole interval lies below 0; **pass** (or **draw**) when above; **either** when it lies
+# inside ±2 points (it makes no difference); **unsure** otherwise; blank with fewer than 30
+# deals.
 
 # %%
-runs.to_csv(out / "call_chart_runs.csv", index=False)
-show(runs, caption="What the chart rests on, per contract: deals played and decisions "
-     "branched (each played both ways)", digits=3)
 display(Markdown(
-    f"{deals:,} deals per contract at {players} players, everyone `{policies}`, seed {seed}: "
-    f"**{len(dec):,} decisions** ({n_calls:,} chances to call, {n_takes:,} to take), each "
-    "played both ways; in each deal a share of the decisions is branched, drawn from the "
-    "seed (the table above gives the share per contract)."))
+    f"The adjustment runs over the {chart.attrs['family']:,} cells with at least "
+    f"{min_deals} deals; {chart.attrs['selected']:,} of them pass the Benjamini–Hochberg step, "
+    f"so every interval is at the {chart.attrs['level']:.2%} level. "
+    f"**{share:.1%} of all decisions** fall in a decided cell.\n\n"
+    f"The statistics come from the study `{prov.get('command', '?')}` (commit "
+    f"`{prov.get('commit', '?')[:10]}`, {prov.get('machine', '?')}, wall time "
+    f"{prov.get('wall time', '?')}, {prov.get('date', '?')}), committed as "
+    "`kalooki_sim/analysis/call_chart_stats.csv` (`make study` makes it again)."))
+per = A.decided_share(chart, "hand").rename("decided share").reset_index()
+per["contract"] = per["hand"].map(CONTRACTS)
+per["decisions"] = chart.groupby("hand")["decisions"].sum().to_numpy()
+per["cells"] = chart.groupby("hand").size().to_numpy()
+show(per[["contract", "decisions", "cells", "decided share"]],
+     caption="How much of each contract's chart is decided (share of decisions)", digits=3)
+
+# %%
+# the evidence sections below use a smaller fresh sample of decisions (every row's columns)
+share_of = {h: float(sample[h] if isinstance(sample, dict) else sample) for h in CONTRACTS}
+bad = {h: f for h, f in share_of.items() if not 0 < f <= 1}
+if bad:
+    raise ValueError(f"sample={bad} is not allowed; give shares in (0, 1]")
+parts, runs = [], []
+for h in CONTRACTS:
+    d = ks.call_decisions(deals, h, players=players, policies=policies, seed=seed,
+                          threads=threads, sample=share_of[h])
+    parts.append(d)
+    runs.append({"contract": CONTRACTS[h], "deals played": deals,
+                 "share of decisions branched": share_of[h],
+                 "decisions branched": len(d),
+                 "deals with a decision": int(d.groupby(["game", "attempt"]).ngroups)})
+dec = pd.concat(parts, ignore_index=True)
+runs = pd.DataFrame(runs)
+dec["gain"] = (dec["needed_before"] - dec["needed_after"]).astype("Int16")
+dec["helps"] = (dec["gain"] >= 1).fillna(False).astype(bool)
+runs.to_csv(out / "call_chart_runs.csv", index=False)
 
 # %% [markdown]
 # ## The evidence behind the chart
@@ -427,19 +445,20 @@ display(Markdown(text))
 # * A cell mixes all the situations behind it (which card, which opponents are down, how many
 #   calls made): the chart says what a call is worth *on average* there, and the advisor
 #   below answers for one concrete position.
-# * Holm's adjustment holds within one contract's chart (call and take charts separately),
-#   not across the nine contracts together.
+# * The adjustment bounds the expected share of wrong verdicts among the decided cells
+#   (false coverage rate 5%), not the chance of any wrong verdict at all; cells share deals,
+#   which the method assumes away (each cell rests on many deals).
 
 # %%
-thin = chart[chart["verdict"] == "too few"]
+thin = chart[chart["verdict"].fillna("") == ""]
 display(Markdown(
     f"Of the chart's {len(chart):,} cells, {len(thin):,} have fewer than {min_deals} deals "
-    f"and are left blank ({int(thin['decisions'].sum()):,} of {len(dec):,} decisions). "
-    + ("Every decision of each deal was branched."
+    f"and are left blank ({int(thin['decisions'].sum()):,} of "
+    f"{int(chart['decisions'].sum()):,} decisions). The evidence sections above rest on a "
+    f"fresh sample ({len(dec):,} decisions, "
+    + ("every decision of each deal branched)."
        if (runs["share of decisions branched"] == 1).all() else
-       "Only a share of each deal's decisions was branched (the table above), chosen from "
-       "the seed, so every deal contributes few decisions and the intervals are close to "
-       "those of independent decisions.")))
+       "a share of each deal's decisions branched, chosen from the seed).")))
 
 # %% [markdown]
 # ## Try your own position

@@ -13,7 +13,7 @@ from scipy import stats
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim.studies.chart_study import call_chart_study
+from kalooki_sim.analysis.chart_study import call_chart_study
 from kalooki_sim.studies.decisions import trace_decision
 
 
@@ -283,3 +283,84 @@ def test_the_command_makes_the_study_and_refuses_bad_flags(tmp_path):
         r = subprocess.run(kalooki + flags + ["--out", str(tmp_path / "t")],
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr
+
+
+def _words_chart(verdicts):
+    """A chart of hand 1 calls: (before, after, band) -> (verdict, d_relative, lo, hi)."""
+    return pd.DataFrame([{
+        "hand": 1, "decision": "call", "needed_before": b, "needed_after": a,
+        "stock_band": band, "opponents_opened": False, "decisions": 100, "d_relative": m,
+        "d_relative_lo": lo, "d_relative_hi": hi, "verdict": v}
+        for (b, a, band), (v, m, lo, hi) in verdicts.items()])
+
+
+def test_the_rule_of_thumb_is_built_from_the_verdicts_and_never_turns_unsure_into_pass():
+    base = {("1", "0", "40+"): ("call", -12.0, -15.0, -9.0),
+            ("1", "0", "0-19"): ("call", -6.0, -9.0, -3.0),
+            ("2", "2", "40+"): ("pass", 5.0, 2.0, 8.0),
+            ("2", "2", "0-19"): ("pass", 3.0, 1.0, 5.0)}
+    s = A.call_rule(_words_chart(base), 1, "3 groups")
+    assert s.startswith("Hand 1 (3 groups): ")
+    assert "call one that completes the contract (−9.0 [−15.0, −3.0])" in s
+    assert "pass on one that does not help (+4.0 [+1.0, +8.0])" in s
+    assert s.endswith("Undecided: 0% of its decisions.")
+    # one pass cell turns unsure: the pass clause narrows to the band that still says pass,
+    # and nothing says "pass" for the unsure one
+    v = {**base, ("2", "2", "0-19"): ("unsure", 3.0, -1.0, 7.0)}
+    s = A.call_rule(_words_chart(v), 1)
+    assert "pass on one that does not help (+5.0 [+2.0, +8.0])" in s
+    assert "Undecided: 25% of its decisions." in s
+    # the same cells split by stock say where each verdict holds
+    v = {**base, ("2", "2", "0-19"): ("call", -3.0, -5.0, -1.0)}
+    s = A.call_rule(_words_chart(v), 1)
+    assert "pass on one that does not help, 40+ cards left (+5.0 [+2.0, +8.0])" in s
+    assert "one that does not help, 0–19 cards left (−3.0 [−5.0, −1.0])" in s
+    assert "no cell is decided yet" in A.call_rule(_words_chart(
+        {k: ("unsure", 0.0, -5.0, 5.0) for k in base}), 1)
+
+
+def test_why_names_the_double_and_the_split_between_own_and_table_points_R12():
+    rows = pd.concat([_rows(-9.0, before=1, after=0, deals=80, seed=1),
+                      _rows(4.0, before=2, after=2, deals=80, seed=2)], ignore_index=True)
+    rows.loc[rows["needed_after"] == 0, "d_doubler"] = -0.25
+    rows.loc[rows["needed_after"] == 2, "d_penalty"] = -4.0 + rows["d_relative"] * 0.01
+    stats_ = A.chart_stats(rows)
+    c = A.call_chart(stats_)
+    w = A.why_line(c, stats_, 1)
+    assert "by −25.0 percentage points [−25.0, −25.0]" in w
+    assert "own points say call" in w and "the table says pass" in w
+    c2 = A.call_chart(A.chart_stats(rows.assign(d_penalty=rows["d_relative"])))
+    assert "agree" in A.why_line(c2, stats_, 1)
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    from kalooki_sim.report import publish as report
+
+    out = tmp_path_factory.mktemp("should_i_call")
+    report.build(out, tiny=True, names=("should_i_call",))
+    return out
+
+
+def test_the_page_leads_with_the_rule_of_thumb_and_the_chart(page):
+    c = pd.read_csv(page / "call_chart.csv")
+    assert tuple(c.columns) == A.CALL_CHART_COLUMNS and len(c)
+    _agree(c)
+    committed, _ = A.read_chart_stats(
+        __import__("importlib").resources.files("kalooki_sim.analysis") / "call_chart_stats.csv")
+    assert c["decisions"].sum() == committed["decisions"].sum()
+    assert (page / "call_chart.pdf").read_bytes()[:5] == b"%PDF-"
+    assert b"/MediaBox [ 0 0 841.68 595.44 ]" in (page / "call_chart.pdf").read_bytes()
+    assert (page / "call_chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    html = (page / "should_i_call.html").read_text(encoding="utf-8")
+    import html as h
+
+    text = h.unescape(html)
+    chart = text.index('data-file="call_chart.png"')
+    rule = text.index("Hand 1 (3 groups): ")
+    assert chart < rule < text.index("How to read the chart") < text.index("Caveats")
+    # the rules and the decided share on the page are the CSV's
+    c["needed_before"] = c["needed_before"].astype(str)
+    c["needed_after"] = c["needed_after"].astype(str)
+    assert A.call_rule(c, 9, "4 runs") in text
+    assert A.decided_sentence(c) in text

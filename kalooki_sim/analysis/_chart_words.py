@@ -21,21 +21,23 @@ from ._chart import (
 
 #: how the card changes the cards still needed, in the rule's order
 CHANGES = ("completes", "cuts", "no help", "cannot lay")
-_CHANGE_WORDS = {"completes": "a card that completes the contract",
-                 "cuts": "a card that cuts the cards you need",
-                 "no help": "a card that does not cut what you need",
-                 "cannot lay": "any card while the contract cannot be laid"}
-_VERBS = {"call": "call", "pass": "pass on", "take": "take", "draw": "draw rather than take"}
+_CHANGE_WORDS = {"completes": "one that completes the contract",
+                 "cuts": "one that cuts the need",
+                 "no help": "one that does not help",
+                 "cannot lay": "any while the contract cannot be laid"}
+_VERBS = {"call": "call", "pass": "pass on", "take": "take", "draw": "draw, not take,",
+          "either": "either way on"}
 
 
 def change_of(needed_before, needed_after) -> np.ndarray:
     """What the card does to the cards still needed (:data:`CHANGES`), from the chart's need
-    levels: ``completes`` (after is 0), ``cuts``, ``no help`` or ``cannot lay`` (no card that
-    can still come lays the contract, even with this one).
+    levels: ``completes`` (after is 0, before was not), ``cuts``, ``no help`` (the same count,
+    0 -> 0 included: the contract was complete without it) or ``cannot lay`` (no card that can
+    still come lays the contract, even with this one).
 
     Examples
     --------
-    >>> change_of(["1", "2", "4+", "3", "cannot lay it"], ["0", "1", "4+", "3", "cannot lay it"]
+    >>> change_of(["1", "2", "4+", "0", "cannot lay it"], ["0", "1", "4+", "0", "cannot lay it"]
     ...           ).tolist()
     ['completes', 'cuts', 'no help', 'no help', 'cannot lay']
     """
@@ -43,7 +45,7 @@ def change_of(needed_before, needed_after) -> np.ndarray:
     b = np.array([order[str(x)] for x in needed_before])
     a = np.array([order[str(x)] for x in needed_after])
     cannot = order["cannot lay it"]
-    out = np.where(a == 0, "completes",
+    out = np.where((a == 0) & (b > 0), "completes",
                    np.where(a == cannot, "cannot lay",
                             np.where((a < b) | (b == cannot), "cuts", "no help")))
     return out.astype(object)
@@ -59,14 +61,13 @@ def _bands_words(bands, everywhere) -> str:
     bands = [b for b in order if b in bands]
     if set(bands) >= set(everywhere):
         return ""
-    return " with " + " or ".join(b.replace("-", "–") for b in bands) + " cards in the stock"
+    return ", " + " or ".join(b.replace("-", "–") for b in bands) + " cards left"
 
 
 def _opened_words(opened, everywhere) -> str:
     if set(opened) >= set(everywhere) or len(set(opened)) != 1:
         return ""
-    return " once an opponent has opened" if next(iter(opened)) else \
-        " before any opponent opens"
+    return ", once an opponent opened" if next(iter(opened)) else ", nobody opened yet"
 
 
 def rule_table(chart: pd.DataFrame) -> pd.DataFrame:
@@ -119,15 +120,18 @@ def rule_table(chart: pd.DataFrame) -> pd.DataFrame:
     return t.drop(columns=["_d", "_c"]).reset_index(drop=True)
 
 
-def _clause(r) -> str:
-    if r.verdict == "either":
-        verb = ("calling or passing makes no difference (within ±2 points) for" if
-                r.decision == "call" else
-                "taking or drawing makes no difference (within ±2 points) for")
-    else:
-        verb = _VERBS[r.verdict]
-    return (f"{verb} {_CHANGE_WORDS[r.change]}{r.where} ({_fmt(r.d_relative)} "
-            f"[{_fmt(r.lo)}, {_fmt(r.hi)}])")
+def _clauses(t: pd.DataFrame, decision: str) -> list[str]:
+    """``"call if it completes the contract (−19.3 [−23.8, −5.8]) or it cuts ..."`` per
+    verdict of one decision kind, verdicts in the order of the most decisions."""
+    t = t[t["decision"] == decision]
+    out = []
+    order = t.groupby("verdict", sort=False)["decisions"].sum().sort_values(ascending=False)
+    for v in order.index:
+        g = t[t["verdict"] == v]
+        what = " or ".join(f"{_CHANGE_WORDS[r.change]}{r.where} ({_fmt(r.d_relative)} "
+                           f"[{_fmt(r.lo)}, {_fmt(r.hi)}])" for r in g.itertuples())
+        out.append(f"{_VERBS[v]} {what}")
+    return out
 
 
 def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None) -> str:
@@ -144,7 +148,7 @@ def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None) -> st
     ...     "d_relative": [-10.0, 6.0, 0.5], "d_relative_lo": [-14.0, 3.0, -3.0],
     ...     "d_relative_hi": [-6.0, 9.0, 4.0], "verdict": ["call", "pass", "unsure"]})
     >>> call_rule(c, 1, "2 groups")
-    'Hand 1 (2 groups): call a card that completes the contract (−10.0 [−14.0, −6.0]); pass on a card that does not cut what you need (+6.0 [+3.0, +9.0]). Undecided: 20% of the decisions.'
+    'Hand 1 (2 groups): pass on one that does not help (+6.0 [+3.0, +9.0]); call one that completes the contract (−10.0 [−14.0, −6.0]). Undecided: 20% of its decisions.'
     """
     check_columns("chart", chart, ["hand", "decisions", "verdict"])
     name = f"Hand {int(hand)}" + (f" ({contract})" if contract else "")
@@ -153,10 +157,14 @@ def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None) -> st
         return f"{name}: no decisions in the chart."
     t = rule_table(mine)
     share = decided_share(mine)
-    tail = f"Undecided: {1 - share:.0%} of the decisions."
+    tail = f"Undecided: {1 - share:.0%} of its decisions."
     if t.empty:
         return f"{name}: no cell is decided yet. {tail}"
-    return f"{name}: " + "; ".join(_clause(r) for r in t.itertuples()) + f". {tail}"
+    calls, takes = _clauses(t, "call"), _clauses(t, "take")
+    text = "; ".join(calls)
+    if takes:
+        text += (". Next in turn: " if calls else "Next in turn: ") + "; ".join(takes)
+    return f"{name}: {text}. {tail}"
 
 
 def decided_sentence(chart: pd.DataFrame) -> str:
@@ -200,7 +208,7 @@ def why_line(chart: pd.DataFrame, stats_: pd.DataFrame, hand: int) -> str:
             parts.append(
                 f"a call that completes the contract changes your chance of going out on the "
                 f"opening, which doubles every other seat (R12), by "
-                f"{_fmt(100 * m[0])} points of percentage [{_fmt(100 * (m[0] - t * se[0]))}, "
+                f"{_fmt(100 * m[0])} percentage points [{_fmt(100 * (m[0] - t * se[0]))}, "
                 f"{_fmt(100 * (m[0] + t * se[0]))}] (its largest cell: needing "
                 f"{r['needed_before']} before, {r['stock_band'].replace('-', '–')} cards in "
                 f"the stock, {'an opponent opened' if r['opponents_opened'] else 'nobody opened'})")

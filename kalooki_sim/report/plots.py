@@ -357,9 +357,9 @@ def game_level(t, fair: float):
                    "share of games won (higher is better)")
 
 
-#: the call chart's colours (Okabe-Ito tints, readable under black text); "too few" is blank
-VERDICT_COLORS = {"call": "#7FB8E0", "take": "#7FB8E0", "pass": "#F0A070",
-                  "unsure": "#E6E6E6"}
+#: the call chart's colours (Okabe-Ito tints, readable under black text); blank: too few deals
+VERDICT_COLORS = {"call": "#7FB8E0", "take": "#7FB8E0", "pass": "#F0A070", "draw": "#F0A070",
+                  "either": "#B9DDB0", "unsure": "#E6E6E6"}
 
 
 def _signed(v: float) -> str:
@@ -368,68 +368,93 @@ def _signed(v: float) -> str:
     return "0" if r == 0 else f"{r:+d}".replace("-", "−")
 
 
-def call_chart(chart, contracts: dict, decision: str = "call", title: str | None = None):
-    """The call chart: one panel per contract (3 x 3), cards still needed after the card
-    (rows) by cards left in the stock (columns), coloured by verdict, the mean change in
-    points (act minus pass) and its 95% interval written in each cell; "too few" cells blank.
+def _pair_label(before: str, after: str) -> str:
+    short = {"cannot lay it": "—"}
+    return f"{short.get(before, before)} → {short.get(after, after)}"
 
-    ``chart``: rows of :func:`kalooki_sim.analysis.call_chart`; ``contracts``: hand -> label
-    (the panel titles, in order); ``decision``: ``"call"`` or ``"take"``.
+
+def call_chart(chart, contracts: dict, conditions: str = "", title: str | None = None):
+    """The printable call chart (issue 28): one A4 landscape page, a panel per contract (3 x
+    3). In a panel, rows are the cards needed before -> after the card; columns are the take
+    (left) and the call (right), each by cards left in the stock and whether any opponent has
+    opened. A cell is coloured by its verdict and shows its value in points against the table
+    (act minus pass, whole points: below 0 acting gains); blank cells have too few deals.
+    ``conditions`` (players, pack, model of the table, deals, objective, date) is printed at
+    the foot of the page.
+
+    ``chart``: rows of :func:`kalooki_sim.analysis.call_chart`; ``contracts``: hand -> label.
     """
     from matplotlib.patches import Patch, Rectangle
 
     from ..analysis import NEED_LEVELS, STOCK_BANDS
 
-    if decision not in ("call", "take"):
-        raise ValueError(f"decision={decision!r} is not allowed; give 'call' or 'take'")
-    c = chart[chart["decision"].astype(str) == decision]
-    shown = c[c["verdict"] != "too few"]
-    # rows with no cell worth showing in any contract are left out ("cannot lay it" is rare)
-    levels = [lv for lv in NEED_LEVELS if (shown["needed_after"].astype(str) == lv).any()] \
-        or list(NEED_LEVELS[:5])
+    c = chart.copy()
+    c["verdict"] = c["verdict"].fillna("").astype(str)
     bands = list(STOCK_BANDS)
-    n_rows = len(levels)
-    fig, axes = _fig(3, 3, figsize=(12.8, 2.2 + 1.55 * n_rows), squeeze=False)
+    cols = [(d, b, o) for d in ("take", "call") for b in bands for o in (False, True)]
+    order = {lv: i for i, lv in enumerate(NEED_LEVELS)}
+    fig, axes = _fig(3, 3, figsize=(11.69, 8.27), squeeze=False)
     for ax, (h, name) in zip(axes.flat, contracts.items(), strict=False):
-        g = shown[shown["hand"] == h]
-        ax.set_xlim(0, len(bands))
-        ax.set_ylim(n_rows, 0)
+        g = c[(c["hand"] == h) & (c["verdict"] != "")]
+        pairs = sorted({(str(r.needed_before), str(r.needed_after)) for r in g.itertuples()},
+                       key=lambda p: (order[p[0]], order[p[1]]))
+        n = max(len(pairs), 1)
+        ax.set_xlim(0, len(cols) + 0.5)
+        ax.set_ylim(n, -1.3)
         ax.grid(False)
         for sp in ax.spines.values():
             sp.set_visible(False)
         for r in g.itertuples():
-            x = bands.index(str(r.stock_band))
-            y = levels.index(str(r.needed_after))
-            ax.add_patch(Rectangle((x + 0.03, y + 0.04), 0.94, 0.92, lw=0,
+            x = cols.index((str(r.decision), str(r.stock_band), bool(r.opponents_opened)))
+            x += 0.5 * (x >= len(cols) // 2)  # a gap between take and call
+            y = pairs.index((str(r.needed_before), str(r.needed_after)))
+            ax.add_patch(Rectangle((x + 0.04, y + 0.05), 0.92, 0.9, lw=0,
                                    color=VERDICT_COLORS[r.verdict]))
-            bold = r.verdict != "unsure"
-            ax.text(x + 0.5, y + 0.40, _signed(r.d_penalty), ha="center", va="center",
-                    fontsize=10, fontweight="bold" if bold else "normal")
-            ax.text(x + 0.5, y + 0.75, f"{_signed(r.d_penalty_lo)} to {_signed(r.d_penalty_hi)}",
-                    ha="center", va="center", fontsize=6.5, color="#333333")
-        ax.set_xticks(np.arange(len(bands)) + 0.5, bands, fontsize=8)
-        ax.set_yticks(np.arange(n_rows) + 0.5, levels, fontsize=8)
-        ax.tick_params(length=0)
-        ax.set_title(name, fontsize=10)
+            bold = r.verdict not in ("unsure",)
+            ax.text(x + 0.5, y + 0.52, _signed(r.d_relative), ha="center", va="center",
+                    fontsize=6.5, fontweight="bold" if bold else "normal")
+        half = len(cols) // 2
+        for k, word in enumerate(("take", "call")):
+            x0 = k * (half + 0.5)
+            ax.text(x0 + half / 2, -1.05, word, ha="center", va="center", fontsize=7.5,
+                    fontweight="bold")
+            for j, b in enumerate(bands):
+                ax.text(x0 + 2 * j + 1, -0.45, b.replace("-", "–"), ha="center",
+                        va="center", fontsize=5.5, color="#333333")
+        ax.set_xticks([])
+        ax.set_yticks(np.arange(n) + 0.5, [_pair_label(*p) for p in pairs] or [""],
+                      fontsize=6.5)
+        ax.tick_params(length=0, pad=1)
+        ax.set_title(name, fontsize=9, pad=2)
         if g.empty:
-            ax.text(len(bands) / 2, n_rows / 2, "too few deals", ha="center", va="center",
-                    fontsize=9, color="#777777")
-    for ax in axes[-1]:
-        ax.set_xlabel("cards left in the stock", fontsize=9)
-    for ax in axes[:, 0]:
-        ax.set_ylabel(f"cards still needed\nafter the {decision}", fontsize=9)
-    verb = "calling" if decision == "call" else "taking"
-    legend = [Patch(color=VERDICT_COLORS[decision], label=f"{decision}: {verb} clearly saves "
-                    "points"),
-              Patch(color=VERDICT_COLORS["pass"], label=f"pass: {verb} clearly costs points"),
-              Patch(color=VERDICT_COLORS["unsure"], label="unsure: the data do not say"),
+            ax.text(len(cols) / 2, n / 2, "too few deals", ha="center", va="center",
+                    fontsize=8, color="#777777")
+    legend = [Patch(color=VERDICT_COLORS["call"], label="call / take: acting gains"),
+              Patch(color=VERDICT_COLORS["pass"], label="pass / draw: acting costs"),
+              Patch(color=VERDICT_COLORS["either"], label="either: no difference (±2)"),
+              Patch(color=VERDICT_COLORS["unsure"], label="unsure"),
               Patch(facecolor="white", edgecolor="#BBBBBB", label="blank: too few deals")]
-    fig.legend(handles=legend, loc="lower center", ncol=4, fontsize=9, frameon=False)
-    other = "pass" if decision == "call" else "draw from the stock"
-    fig.suptitle(title or f"When to {decision}: points, {decision} minus {other} "
-                 f"(below 0: {verb} saves points), with the 95% interval", fontsize=12)
-    fig.tight_layout(rect=(0, 0.04, 1, 0.97))
+    fig.legend(handles=legend, loc="lower center", ncol=5, fontsize=7, frameon=False,
+               bbox_to_anchor=(0.5, 0.035))
+    foot = ("Rows: cards the contract still needs before → after the card (— : it cannot be "
+            "laid). In each half, pairs of columns by cards left in the stock; in each pair, "
+            "left: no opponent has opened, right: one has. Numbers: points against the table, "
+            "act minus pass (below 0: acting gains). " + conditions)
+    fig.text(0.5, 0.012, foot, ha="center", va="bottom", fontsize=5.8, wrap=True,
+             color="#333333")
+    fig.suptitle(title or "Should I call? Take or draw, call or pass — points against the "
+                 "table, by contract", fontsize=11)
+    fig.tight_layout(rect=(0, 0.07, 1, 0.97), h_pad=0.6, w_pad=0.8)
     return fig
+
+
+def save_pdf(fig, path) -> Path:
+    """Write ``fig`` as a PDF (A4 when the figure is A4) without a creation date (same numbers,
+    same bytes); the figure stays open."""
+    path = Path(path)
+    fig.savefig(path, format="pdf", metadata={"CreationDate": None, "Creator": None,
+                                              "Producer": None})
+    return path
 
 
 # -- publishing ------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ PAGES = {
         "default": {"deals": 2000, "sample": {1: 0.15, 2: 0.02, 3: 0.012, 4: 0.03, 5: 0.15,
                                               6: 0.02, 7: 0.02, 8: 0.012, 9: 0.025},
                     "min_deals": 30, "policy_hands": 400, "rollouts": 2000, "seed": 2027},
-        "tiny": {"deals": 4, "sample": 1.0, "min_deals": 2, "policy_hands": 60,
+        "tiny": {"deals": 4, "sample": 1.0, "policy_hands": 60,
                  "rollouts": 100, "seed": 1},
     },
     "rule_sets": {

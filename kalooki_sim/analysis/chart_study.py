@@ -42,12 +42,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..analysis import _chart as C
+from . import _chart as C
 from ..engine.play import _setup, defer_players
 from ..game._checks import check_bool, check_int, check_real, check_writable_dir, not_allowed
 from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
-from .study import _git_commit, _policy_args, _sha256, _version, _write_atomic, check_cluster
+from ..studies.study import _git_commit, _policy_args, _sha256, _version, _write_atomic, check_cluster
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -96,7 +96,7 @@ class ChartSpec:
 def play_chunk(spec: ChartSpec, hand: int, first: int, n: int, threads=None) -> dict:
     """One chunk: ``n`` deals of ``hand`` from game ``first``: Parquet bytes of its decision
     rows and CSV bytes of its cells' sufficient statistics, and the seconds it took."""
-    from .decisions import call_decisions
+    from ..studies.decisions import call_decisions
 
     t0 = time.perf_counter()
     d = call_decisions(n, hand, players=spec.rules.players, policies=list(spec.policies),
