@@ -364,3 +364,16 @@ def test_the_page_leads_with_the_rule_of_thumb_and_the_chart(page):
     c["needed_after"] = c["needed_after"].astype(str)
     assert A.call_rule(c, 9, "4 runs") in text
     assert A.decided_sentence(c) in text
+
+
+def test_a_rerun_on_other_deals_agrees_and_a_shifted_one_does_not():
+    a = pd.concat([_rows(-6.0, after=0, deals=300, seed=1),
+                   _rows(5.0, before=2, after=2, deals=300, seed=2)], ignore_index=True)
+    b = pd.concat([_rows(-6.0, after=0, deals=300, seed=3, first_game=300),
+                   _rows(5.0, before=2, after=2, deals=300, seed=4, first_game=300)],
+                  ignore_index=True)
+    ag = A.chart_agreement(A.call_chart(a), A.call_chart(b))
+    assert len(ag) == 2 and ag["diff_ok"].all() and not ag["flip"].any()
+    moved = b.assign(d_relative=-b["d_relative"])   # every sign turned over
+    ag = A.chart_agreement(A.call_chart(a), A.call_chart(moved))
+    assert ag["flip"].all() and not ag["diff_ok"].any() and not ag["inside"].any()

@@ -51,6 +51,7 @@ from ._chart import (
     STATS_COLUMNS,
     STOCK_BANDS,
     call_chart,
+    chart_agreement,
     chart_stats,
     decided_share,
     decision_pvalues,
@@ -131,7 +132,7 @@ from ._words import (
 
 __all__ = [
     "CALL_CHART_COLUMNS", "CELL_KEYS", "DECIDED", "EITHER_POINTS", "NEED_LEVELS",
-    "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "CHANGES", "change_of", "chart_stats",
+    "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "CHANGES", "change_of", "chart_agreement", "chart_stats",
     "decided_sentence", "rule_table", "why_line",
     "decided_share", "decision_pvalues", "fcr_level", "merge_chart_stats", "read_chart_stats",
     "write_chart_stats",

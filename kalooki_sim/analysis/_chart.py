@@ -460,3 +460,56 @@ def read_chart_stats(path) -> tuple[pd.DataFrame, dict]:
                                                        "needed_after": str})
     check_columns(str(path), s, list(STATS_COLUMNS))
     return _typed_stats(s), prov
+
+
+def chart_agreement(base: pd.DataFrame, rerun: pd.DataFrame, conf: float = 0.95
+                    ) -> pd.DataFrame:
+    """Cell by cell, does a re-run (other deals) agree with a chart? For the cells both charts
+    decide or call unsure (not blank): ``inside``, the re-run's ``d_relative`` lies within
+    ``base``'s interval; ``diff_ok``, their difference lies within its own ``conf`` t interval
+    (each side's standard error recovered from its interval at the chart's level); ``flip``,
+    one says act where the other says not. Returns the matched cells with those flags.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"hand": 1, "decision": "call", "needed_before": "1",
+    ...     "needed_after": "0", "stock_band": "40+", "opponents_opened": False,
+    ...     "deals": 400, "decisions": 900, "d_relative": -10.0, "d_relative_lo": -14.0,
+    ...     "d_relative_hi": -6.0, "verdict": "call"}, index=[0])
+    >>> b = a.assign(d_relative=-7.0, d_relative_lo=-11.0, d_relative_hi=-3.0)
+    >>> chart_agreement(a, b)[["inside", "diff_ok", "flip"]].values.tolist()
+    [[True, True, False]]
+    """
+    conf = check_real("conf", conf, 0, 1, open_lo=True, open_hi=True)
+    cols = CELL_KEYS + ["deals", "d_relative", "d_relative_lo", "d_relative_hi", "verdict"]
+    for name, c in (("base", base), ("rerun", rerun)):
+        check_columns(name, c, cols)
+
+    def norm(c):
+        c = c[cols].copy()
+        for k in ("decision", "needed_before", "needed_after", "stock_band"):
+            c[k] = c[k].astype(str)
+        c["opponents_opened"] = c["opponents_opened"].astype(str).str.lower().isin(
+            ["true", "1"])
+        c["verdict"] = c["verdict"].fillna("").astype(str)
+        return c[c["verdict"] != ""]
+
+    a, b = norm(base), norm(rerun)
+    m = a.merge(b, on=CELL_KEYS, suffixes=("", "_rerun"))
+
+    def se(c, sfx, lvl):
+        half = (c[f"d_relative_hi{sfx}"] - c[f"d_relative_lo{sfx}"]) / 2
+        lv = lvl if np.isfinite(lvl) else 0.95
+        return half / stats.t.ppf(0.5 + lv / 2, np.maximum(c[f"deals{sfx}"] - 1, 1))
+
+    s = np.sqrt(se(m, "", base.attrs.get("level", np.nan)) ** 2
+                + se(m, "_rerun", rerun.attrs.get("level", np.nan)) ** 2)
+    t = stats.t.ppf(0.5 + conf / 2, np.maximum(np.minimum(m["deals"], m["deals_rerun"]) - 1, 1))
+    m["inside"] = ((m["d_relative_rerun"] >= m["d_relative_lo"])
+                   & (m["d_relative_rerun"] <= m["d_relative_hi"]))
+    m["diff_ok"] = (m["d_relative"] - m["d_relative_rerun"]).abs() <= t * s
+    acts = {"call", "take"}
+    nots = {"pass", "draw"}
+    m["flip"] = ((m["verdict"].isin(acts) & m["verdict_rerun"].isin(nots))
+                 | (m["verdict"].isin(nots) & m["verdict_rerun"].isin(acts)))
+    return m.reset_index(drop=True)
