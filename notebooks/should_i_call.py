@@ -102,7 +102,8 @@ display(HTML(
     '<a href="call_chart.png">PNG</a>, <a href="call_chart.csv">CSV</a>). Blue: act; '
     'orange: pass (or draw); green: no difference; grey: unsure; blank: too few deals.'
     '</figcaption></figure>'
-    f'<div style="flex:1;font-size:0.72em;line-height:1.25"><b>{html.escape(A.decided_sentence(chart))}</b>'
+    '<div style="flex:1;font-size:0.72em;line-height:1.25">'
+    f'<b>{html.escape(A.decided_sentence(chart))}</b>'
     ' Numbers: points against the table, act minus pass (below 0: acting gains), the mean '
     'of the cells that say so and the span of their intervals.'
     f'<ul style="padding-left:1.1em;margin:0.3em 0">{items}</ul></div></div>'))

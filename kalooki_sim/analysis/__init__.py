@@ -62,6 +62,14 @@ from ._chart import (
     stock_band,
     write_chart_stats,
 )
+from ._chart_words import (
+    CHANGES,
+    call_rule,
+    change_of,
+    decided_sentence,
+    rule_table,
+    why_line,
+)
 from ._difficulty import (
     contract_difficulty,
     contract_label,
@@ -103,14 +111,6 @@ from ._rules import MEASURES, compare_rules
 from ._strength import strength_table
 from ._survival import km_fit, open_curve, open_survival, open_times
 from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
-from ._chart_words import (
-    CHANGES,
-    call_rule,
-    change_of,
-    decided_sentence,
-    rule_table,
-    why_line,
-)
 from ._words import (
     RULE_MEASURE_WORDS,
     call_sign_line,
@@ -132,7 +132,8 @@ from ._words import (
 
 __all__ = [
     "CALL_CHART_COLUMNS", "CELL_KEYS", "DECIDED", "EITHER_POINTS", "NEED_LEVELS",
-    "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "CHANGES", "change_of", "chart_agreement", "chart_stats",
+    "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "CHANGES", "change_of", "chart_agreement",
+    "chart_stats",
     "decided_sentence", "rule_table", "why_line",
     "decided_share", "decision_pvalues", "fcr_level", "merge_chart_stats", "read_chart_stats",
     "write_chart_stats",

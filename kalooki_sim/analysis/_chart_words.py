@@ -135,7 +135,7 @@ def _clauses(t: pd.DataFrame, decision: str) -> list[str]:
 
 
 def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None) -> str:
-    """One contract's rule of thumb, from the verdicts of :func:`call_chart` rows: each clause
+    r"""One contract's rule of thumb, from the verdicts of :func:`call_chart` rows: each clause
     is what a group of decided cells says, with its number (points against the table, act minus
     pass, the cells' mean weighted by decisions) and the span of the cells' intervals; then the
     share of the contract's decisions the chart leaves undecided.
@@ -147,8 +147,9 @@ def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None) -> st
     ...     "stock_band": "40+", "opponents_opened": False, "decisions": [100, 300, 100],
     ...     "d_relative": [-10.0, 6.0, 0.5], "d_relative_lo": [-14.0, 3.0, -3.0],
     ...     "d_relative_hi": [-6.0, 9.0, 4.0], "verdict": ["call", "pass", "unsure"]})
-    >>> call_rule(c, 1, "2 groups")
-    'Hand 1 (2 groups): pass on one that does not help (+6.0 [+3.0, +9.0]); call one that completes the contract (−10.0 [−14.0, −6.0]). Undecided: 20% of its decisions.'
+    >>> print(call_rule(c, 1, "2 groups").replace("; ", ";\n"))
+    Hand 1 (2 groups): pass on one that does not help (+6.0 [+3.0, +9.0]);
+    call one that completes the contract (−10.0 [−14.0, −6.0]). Undecided: 20% of its decisions.
     """
     check_columns("chart", chart, ["hand", "decisions", "verdict"])
     name = f"Hand {int(hand)}" + (f" ({contract})" if contract else "")
@@ -168,14 +169,15 @@ def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None) -> st
 
 
 def decided_sentence(chart: pd.DataFrame) -> str:
-    """How much of the chart is decided, overall and per contract (lowest and highest).
+    r"""How much of the chart is decided, overall and per contract (lowest and highest).
 
     Examples
     --------
     >>> c = pd.DataFrame({"hand": [1, 1, 2], "decisions": [90, 10, 50],
     ...                   "verdict": ["pass", "unsure", "either"]})
-    >>> decided_sentence(c)
-    'The chart decides 93% of the 150 decisions (call, pass, take, draw or either): from 90% in hand 1 to 100% in hand 2.'
+    >>> print(decided_sentence(c).replace(": ", ":\n"))
+    The chart decides 93% of the 150 decisions (call, pass, take, draw or either):
+    from 90% in hand 1 to 100% in hand 2.
     """
     share = decided_share(chart, "hand")
     lo, hi = share.idxmin(), share.idxmax()

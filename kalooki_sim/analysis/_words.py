@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._stats import share_text
-from ..game._checks import check_choice, check_columns
+from ..game._checks import check_columns
 from ._multiplicity import first_set
 
 

@@ -42,12 +42,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import _chart as C
 from ..engine.play import _setup, defer_players
 from ..game._checks import check_bool, check_int, check_real, check_writable_dir, not_allowed
 from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
-from ..studies.study import _git_commit, _policy_args, _sha256, _version, _write_atomic, check_cluster
+from ..studies.study import (
+    _git_commit,
+    _policy_args,
+    _sha256,
+    _version,
+    _write_atomic,
+    check_cluster,
+)
+from . import _chart as C
 
 FORMAT = 1
 MANIFEST = "manifest.json"
