@@ -174,6 +174,22 @@ def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
 
 
 @njit(cache=True, _nrt=False)
+def _all_outcomes(rules, t, out):
+    """Every seat's :func:`_branch` outcome at the end of the hand on ``t``, into ``out[p]``:
+    penalty, out, doubled, void, points against the table, went out on the opening."""
+    mean = _table_mean(rules, t)
+    dbl_hand = E.hand_doubled(rules, t[2])
+    for p in range(out.shape[0]):
+        pen, o, dbl, void = seat_outcome(rules, t, p)
+        out[p, 0] = pen
+        out[p, 1] = o
+        out[p, 2] = dbl
+        out[p, 3] = void
+        out[p, 4] = pen - mean
+        out[p, 5] = o * dbl_hand
+
+
+@njit(cache=True, _nrt=False)
 def _offer_decisions(rules, snap, taken_by, called_by, seats, kinds, taken):
     """The take-or-call decisions of a turn that offered a discard, in the order R9 asks them:
     the next player's take (if not opened, R8), then each seat eligible to call until one
@@ -238,6 +254,7 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
     seats = np.empty(P, np.int64)
     kinds = np.empty(P, np.int64)
     taken = np.empty(P, np.int64)
+    nat = np.empty((P, 6), np.float64)
     while True:
         gs = main[2]
         branch = gs[E.GS_LIVE] == 1 and gs[E.GS_TURNS] < E.MAX_TURNS
@@ -250,6 +267,10 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
             sg = snap[2]
             D = snap[4][sg[E.GS_DISC_N] - 1]
             turn = sg[E.GS_TURNS] + 1
+            # a seat forced to the answer its policy gave plays the offer's natural
+            # continuation, the same for every seat of the offer (the policies are asked the
+            # same questions with the same streams, C3): played once per offer
+            nat_done = False
             for d in range(nd):
                 if sample < 1.0 and _skip(seed, game, hand_no, attempt, turn, seats[d], sample):
                     continue
@@ -276,9 +297,18 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
                         f[j] = 0.0
                     for r in range(replicas):
                         for act in (1, 0):
-                            pen, out, dbl, void, rel, dblr = _branch(
-                                rules, pol, snap, br, s, act, r if replicas > 1 else -1, key,
-                                by_seat)
+                            natural = replicas == 1 and act == taken[d]
+                            if natural and nat_done:
+                                pen, out, dbl, void = (nat[s, 0], nat[s, 1], nat[s, 2],
+                                                       nat[s, 3])
+                                rel, dblr = nat[s, 4], nat[s, 5]
+                            else:
+                                pen, out, dbl, void, rel, dblr = _branch(
+                                    rules, pol, snap, br, s, act, r if replicas > 1 else -1,
+                                    key, by_seat)
+                                if natural:
+                                    _all_outcomes(rules, br, nat)
+                                    nat_done = True
                             f[F_PEN_PASS - act] += pen
                             f[F_REL_PASS - act] += rel
                             f[F_DOUBLER_PASS - act] += dblr
