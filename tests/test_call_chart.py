@@ -377,3 +377,14 @@ def test_a_rerun_on_other_deals_agrees_and_a_shifted_one_does_not():
     moved = b.assign(d_relative=-b["d_relative"])   # every sign turned over
     ag = A.chart_agreement(A.call_chart(a), A.call_chart(moved))
     assert ag["flip"].all() and not ag["diff_ok"].any() and not ag["inside"].any()
+
+
+def test_the_study_on_a_dask_cluster_gives_the_same_statistics(tmp_path):
+    pytest.importorskip("distributed")
+    kw = dict(deals=4, hand=2, policies="greedy", chunk_deals=2)
+    here = call_chart_study(out=tmp_path / "here", **kw)
+    dask = call_chart_study(out=tmp_path / "dask", scheduler="local:1", **kw)
+    pd.testing.assert_frame_equal(here.stats, dask.stats)
+    assert "--scheduler local:1" in dask.provenance["command"]
+    with pytest.raises(ValueError, match="scheduler='udp://x' is not allowed"):
+        call_chart_study(out=tmp_path / "bad", scheduler="udp://x", **kw)

@@ -304,7 +304,10 @@ def call_chart_study(deals, out, hand=None, players=4, policies="expert", seed=S
     resume, force = check_bool("resume", resume), check_bool("force", force)
     if resume and force:
         raise ValueError("resume=True and force=True exclude each other; give one")
-    cluster = check_cluster(scheduler)
+    try:
+        cluster = check_cluster(scheduler)
+    except (TypeError, ValueError) as e:
+        raise type(e)(str(e).replace("cluster=", "scheduler=", 1)) from None
     if progress is not None:
         progress = check_bool("progress", progress)
     if not isinstance(out, (str, os.PathLike)):
