@@ -74,7 +74,9 @@ stats, prov = A.read_chart_stats(src)
 chart = A.call_chart(stats, min_deals=min_deals)
 plots.write_csv(chart, out / "call_chart.csv")
 share = A.decided_share(chart)
-conditions = (f"{prov.get('players', '?')} players, pack: {prov.get('pack', '?')}, every seat "
+pack = prov.get("pack", "?")
+pack = "the card's pack (R1)" if pack == "card" else f"pack: {pack}"
+conditions = (f"{prov.get('players', '?')} players, {pack}, every seat "
               f"plays {prov.get('policies', '?').split(',')[0]} (the model of the table); "
               f"{int(prov.get('deals per contract', 0)):,} deals per contract, "
               f"{int(prov.get('decisions', 0)):,} decisions; objective: points against the "
@@ -94,7 +96,7 @@ with open(out / "call_chart.png", "rb") as f:
 items = "".join(f"<li>{html.escape(r)}</li>" for r in rules_of_thumb)
 display(HTML(
     '<div style="display:flex;gap:14px;align-items:flex-start">'
-    '<figure class="chart" data-file="call_chart.png" style="flex:0 0 52%;margin:0">'
+    '<figure class="chart" data-file="call_chart.png" style="flex:0 0 50%;margin:0">'
     f'<a href="call_chart.pdf"><img src="data:image/png;base64,{png}" style="width:100%" '
     'alt="The call chart: nine contracts, take and call, by cards needed before and after, '
     'stock left and whether an opponent opened"></a>'
@@ -102,7 +104,7 @@ display(HTML(
     '<a href="call_chart.png">PNG</a>, <a href="call_chart.csv">CSV</a>). Blue: act; '
     'orange: pass (or draw); green: no difference; grey: unsure; blank: too few deals.'
     '</figcaption></figure>'
-    '<div style="flex:1;font-size:0.72em;line-height:1.25">'
+    '<div style="flex:1;font-size:0.68em;line-height:1.2">'
     f'<b>{html.escape(A.decided_sentence(chart))}</b>'
     ' Numbers: points against the table, act minus pass (below 0: acting gains), the mean '
     'of the cells that say so and the span of their intervals.'

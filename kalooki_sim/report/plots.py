@@ -435,7 +435,7 @@ def call_chart(chart, contracts: dict, conditions: str = "", title: str | None =
               Patch(color=VERDICT_COLORS["unsure"], label="unsure"),
               Patch(facecolor="white", edgecolor="#BBBBBB", label="blank: too few deals")]
     fig.legend(handles=legend, loc="lower center", ncol=5, fontsize=7, frameon=False,
-               bbox_to_anchor=(0.5, 0.035))
+               bbox_to_anchor=(0.5, 0.052))
     foot = ("Rows: cards the contract still needs before → after the card (— : it cannot be "
             "laid). In each half, pairs of columns by cards left in the stock; in each pair, "
             "left: no opponent has opened, right: one has. Numbers: points against the table, "
@@ -444,7 +444,7 @@ def call_chart(chart, contracts: dict, conditions: str = "", title: str | None =
              color="#333333")
     fig.suptitle(title or "Should I call? Take or draw, call or pass — points against the "
                  "table, by contract", fontsize=11)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.97), h_pad=0.6, w_pad=0.8)
+    fig.tight_layout(rect=(0, 0.085, 1, 0.97), h_pad=0.6, w_pad=0.8)
     return fig
 
 
