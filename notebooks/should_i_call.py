@@ -158,6 +158,12 @@ display(Markdown(
     f"`{prov.get('commit', '?')[:10]}`, {prov.get('machine', '?')}, wall time "
     f"{prov.get('wall time', '?')}, {prov.get('date', '?')}), committed as "
     "`kalooki_sim/analysis/call_chart_stats.csv` (`make study` makes it again)."))
+# the committed re-run of one contract on other deals (its command is in its header)
+rerun_stats, rerun_prov = A.read_chart_stats(
+    resources.files("kalooki_sim.analysis") / "call_chart_rerun.csv")
+agreement = A.chart_agreement(chart[chart["hand"].isin(set(rerun_stats["hand"]))],
+                              A.call_chart(rerun_stats, min_deals=min_deals))
+display(Markdown(A.agreement_sentence(agreement, rerun_prov.get("command", "?"))))
 per = A.decided_share(chart, "hand").rename("decided share").reset_index()
 per["contract"] = per["hand"].map(CONTRACTS)
 per["decisions"] = chart.groupby("hand")["decisions"].sum().to_numpy()

@@ -388,3 +388,13 @@ def test_the_study_on_a_dask_cluster_gives_the_same_statistics(tmp_path):
     assert "--scheduler local:1" in dask.provenance["command"]
     with pytest.raises(ValueError, match="scheduler='udp://x' is not allowed"):
         call_chart_study(out=tmp_path / "bad", scheduler="udp://x", **kw)
+
+
+def test_the_agreement_sentence_follows_the_cells():
+    ag = pd.DataFrame({"decisions": [100, 100, 200], "inside": [True, True, False],
+                       "diff_ok": [True, True, False], "flip": [False, False, True]})
+    s = A.agreement_sentence(ag, "kalooki call-chart --hand 5")
+    assert "matches 3 of the chart's cells" in s and "in 67% of them (50% of their" in s
+    assert "1 verdict turns from act to not act or back" in s
+    s = A.agreement_sentence(ag.assign(flip=False, inside=True), "x")
+    assert "in 100% of them (100% of their" in s and "no verdict turns" in s

@@ -64,6 +64,7 @@ from ._chart import (
 )
 from ._chart_words import (
     CHANGES,
+    agreement_sentence,
     call_rule,
     change_of,
     decided_sentence,
@@ -134,7 +135,7 @@ __all__ = [
     "CALL_CHART_COLUMNS", "CELL_KEYS", "DECIDED", "EITHER_POINTS", "NEED_LEVELS",
     "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "CHANGES", "change_of", "chart_agreement",
     "chart_stats",
-    "decided_sentence", "rule_table", "why_line",
+    "decided_sentence", "rule_table", "why_line", "agreement_sentence",
     "decided_share", "decision_pvalues", "fcr_level", "merge_chart_stats", "read_chart_stats",
     "write_chart_stats",
     "call_rule", "dealer_sentence", "need_level", "search_gap_sentence", "stock_band",

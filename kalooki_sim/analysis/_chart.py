@@ -481,7 +481,8 @@ def chart_agreement(base: pd.DataFrame, rerun: pd.DataFrame, conf: float = 0.95
     [[True, True, False]]
     """
     conf = check_real("conf", conf, 0, 1, open_lo=True, open_hi=True)
-    cols = CELL_KEYS + ["deals", "d_relative", "d_relative_lo", "d_relative_hi", "verdict"]
+    cols = CELL_KEYS + ["decisions", "deals", "d_relative", "d_relative_lo", "d_relative_hi",
+                        "verdict"]
     for name, c in (("base", base), ("rerun", rerun)):
         check_columns(name, c, cols)
 

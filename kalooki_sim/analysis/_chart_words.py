@@ -243,3 +243,34 @@ def check_decision(decision: str) -> str:
     if decision not in ("call", "take"):
         raise ValueError(not_allowed("decision", decision, "'call' or 'take'"))
     return decision
+
+
+def agreement_sentence(agreement: pd.DataFrame, command: str) -> str:
+    r"""How a re-run on other deals agrees with the chart, from
+    :func:`kalooki_sim.analysis.chart_agreement` rows (``command``: the re-run's own).
+
+    Examples
+    --------
+    >>> ag = pd.DataFrame({"decisions": [300, 100], "inside": [True, False],
+    ...                    "diff_ok": [True, True], "flip": [False, False]})
+    >>> print(agreement_sentence(ag, "kalooki call-chart --hand 5").replace("; ", ";\n")
+    ...       .replace("cells: ", "cells:\n"))
+    A re-run on other deals (`kalooki call-chart --hand 5`) matches 2 of the chart's cells:
+    its estimate lies inside the chart's interval in 50% of them (75% of their decisions;
+    about 84% is expected of a re-run as large as the study);
+    the two differ by less than their own 95% interval in 100%;
+    no verdict turns from act to not act or back.
+    """
+    check_columns("agreement", agreement, ["decisions", "inside", "diff_ok", "flip"])
+    n = len(agreement)
+    w = agreement["decisions"].astype(float)
+    inside_w = float((w * agreement["inside"]).sum() / w.sum()) if n else float("nan")
+    flips = int(agreement["flip"].sum())
+    flip = ("no verdict turns from act to not act or back" if flips == 0 else
+            f"{flips} verdict{'s' * (flips != 1)} turn{'s' * (flips == 1)} from act to not "
+            "act or back")
+    return (f"A re-run on other deals (`{command}`) matches {n} of the chart's cells: its "
+            f"estimate lies inside the chart's interval in {agreement['inside'].mean():.0%} of "
+            f"them ({inside_w:.0%} of their decisions; about 84% is expected of a re-run as "
+            f"large as the study); the two differ by less than their own 95% interval in "
+            f"{agreement['diff_ok'].mean():.0%}; {flip}.")
