@@ -112,4 +112,5 @@ def review_table(table):
                                                         table["needed_after"], strict=True)],
         "outs": [f"{na(a)} -> {na(b)}" for a, b in zip(table["outs_before"],
                                                       table["outs_after"], strict=True)],
+        "p (Holm)": table["p_holm"].map("{:.3f}".format),
         "verdict": table["verdict"]})

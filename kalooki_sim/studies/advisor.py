@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._stats import share_text, t_interval
+from .._stats import share_text, t_interval, t_pvalue
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine.play import _setup, _threads, defer_players, rules_vector
@@ -66,8 +66,9 @@ class Advice:
     the table's mean penalty), the chance of going ``out`` first, of being caught ``doubled``,
     of the hand ending ``void``, each with its 95% interval (``_lo``, ``_hi``; see
     :data:`LEGEND`). ``difference``: act minus not act, paired (``penalty``, ``relative``,
-    ``out``, each with ``_lo``/``_hi``). ``objective``: ``"relative"`` or ``"penalty"``, the
-    difference the advice is read from. ``action``: ``"call"``, ``"pass"``, ``"take"``,
+    ``out``, each with ``_lo``/``_hi`` and ``_p``, the two-sided p-value of the paired t
+    test). ``objective``: ``"relative"`` or ``"penalty"``, the difference the advice is read
+    from. ``action``: ``"call"``, ``"pass"``, ``"take"``,
     ``"draw"`` or ``"unsure"``. ``confidence``: ``"clearly"`` (the 95% interval of the paired
     difference excludes zero), ``"probably"`` (the one-sided 80% bound does, the 95% interval
     not), or ``"unsure"``. ``needed``: cards still needed and outs without and with the card
@@ -146,7 +147,7 @@ def _melds(table, opened, players, rules):
             owner = opened[i % len(opened)]
         codes = to_codes_named("table", m, rules)
         try:
-            rec = meld_record(codes)
+            rec = meld_record(codes, rules=rules)  # V1: the rules' pack, not the default
         except ValueError as e:
             raise ValueError(f"table: {e}") from None
         out.append((owner, rec, codes))
@@ -464,8 +465,10 @@ def _summary(res, act_name, pass_name):
         rows.append(row)
     diff = {}
     for j, col in ((0, "penalty"), (4, "relative"), (1, "out")):
-        m, lo, hi = _t3(res[:, j] - res[:, RC + j])
-        diff.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi)})
+        d = res[:, j] - res[:, RC + j]
+        m, lo, hi = _t3(d)
+        diff.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi),
+                     f"{col}_p": t_pvalue(d)})
     return pd.DataFrame(rows), diff
 
 

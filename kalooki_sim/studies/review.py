@@ -13,28 +13,66 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
+from .._stats import holm_adjust, share_text
 from ..engine._kernels import rng as _R
 from ..engine.trace import Trace
 from ..game._checks import check_choice, check_int, check_seed
 from ..game._progress import progress_bar
 from .advisor import OBJECTIVES, advise
 
-#: verdicts, for a reader
+#: verdicts, for a reader (read over the hand's decisions with Holm's adjustment)
 VERDICTS = {
-    "good": "the action taken is better, the 95% interval of the difference excludes zero",
-    "mistake": "the other action is better, the 95% interval of the difference excludes zero",
-    "close": "the 95% interval of the difference holds zero: either is reasonable",
+    "good": "the action taken is better: its paired test is significant at 5% after Holm's "
+            "adjustment over the hand's decisions",
+    "mistake": "the other action is better: significant at 5% after Holm's adjustment over "
+               "the hand's decisions",
+    "close": "not significant after Holm's adjustment over the hand's decisions: either is "
+             "reasonable",
 }
 
+ALPHA = 0.05  # the familywise error rate of a hand's verdicts (Holm)
+
 _OTHER = {"take": "draw", "draw": "take", "call": "pass", "pass": "call"}
+
+
+def holm_verdict(acted, d, p_adjusted, alpha: float = ALPHA) -> str:
+    """``"good"``, ``"mistake"`` or ``"close"`` for a decision whose paired difference, act
+    minus pass (lower is better), is ``d`` with the Holm-adjusted p-value ``p_adjusted`` (the
+    family: the decisions of one hand); ``acted``: the seat took or called. Controls the chance
+    of any wrong "good" or "mistake" in the hand at ``alpha``.
+
+    Examples
+    --------
+    >>> holm_verdict(True, -5.0, 0.01), holm_verdict(False, -5.0, 0.01)
+    ('good', 'mistake')
+    >>> holm_verdict(True, -5.0, 0.2), holm_verdict(True, -5.0, float("nan"))
+    ('close', 'close')
+    """
+    if not np.isfinite(p_adjusted) or p_adjusted >= alpha or d == 0:
+        return "close"
+    return "good" if (d < 0) == bool(acted) else "mistake"
+
+
+def _reason(row) -> str:
+    """Why, in a line: cards needed and outs before -> after, the chance of being caught by an
+    opening double (R12) acting and not."""
+    def na(v):
+        return "-" if v is None or pd.isna(v) else str(int(v))
+
+    return (f"cards needed {na(row['needed_before'])} -> {na(row['needed_after'])}, outs "
+            f"{na(row['outs_before'])} -> {na(row['outs_after'])}; caught by an opening double "
+            f"{share_text(row['doubled_act'])} if you {row['act_name']}, "
+            f"{share_text(row['doubled_pass'])} if not")
 
 
 def verdict(acted, lo, hi) -> str:
     """``"good"``, ``"mistake"`` or ``"close"`` for a decision whose paired difference, act minus
     pass (lower is better), has the 95% interval ``[lo, hi]``; ``acted``: the seat took or
-    called.
+    called. One decision alone, unadjusted (the review's ``verdict_95``; its ``verdict`` is
+    :func:`holm_verdict`).
 
     Examples
     --------
@@ -308,8 +346,14 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
         not), ``d_value`` (act minus pass; negative: acting is better) with its 95% interval
         ``d_value_lo, d_value_hi``, ``out_act, out_pass`` (chance of going out first),
         ``advice`` (the advisor's choice, or ``unsure``), ``confidence`` (clearly, probably,
-        unsure), ``verdict`` (``good``: the action taken is better, the 95% interval
-        excluding zero; ``mistake``: the other is; ``close``), ``objective``, ``rollouts``.
+        unsure), ``objective``, ``rollouts``.
+        ``p_value``: the paired t test of the difference; ``p_holm``: Holm's adjustment of it
+        over the decisions of the same game and hand; ``verdict`` (``good``: the action taken
+        is better, significant at 5% after Holm; ``mistake``: the other is; ``close``)
+        controls the chance of any wrong good or mistake in a hand at 5%; ``verdict_95``: the
+        one decision's 95% interval alone, unadjusted. ``doubled_act, doubled_pass``: the
+        chance of being caught by an opening double (R12) each way; ``reason``: cards needed
+        and outs before -> after and those chances, in words.
 
     Examples
     --------
@@ -349,17 +393,31 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
             **a.needed, action=act if m.acted else pas,
             value_act=float(t.loc[act, objective]), value_pass=float(t.loc[pas, objective]),
             d_value=d[objective], d_value_lo=lo, d_value_hi=hi,
+            p_value=d[f"{objective}_p"],
             out_act=float(t.loc[act, "out"]), out_pass=float(t.loc[pas, "out"]),
-            advice=a.action, confidence=a.confidence, verdict=verdict(m.acted, lo, hi),
+            doubled_act=float(t.loc[act, "doubled"]),
+            doubled_pass=float(t.loc[pas, "doubled"]), act_name=act,
+            advice=a.action, confidence=a.confidence, verdict_95=verdict(m.acted, lo, hi),
             objective=objective, rollouts=a.rollouts))
         bar.update(1)
     bar.close()
     cols = ["game", "hand", "attempt", "turn", "seat", "decision", "card", "discarder",
             "stock_left", "cards_held", "needed_before", "needed_after", "outs_before",
             "outs_after", "action", "value_act", "value_pass", "d_value", "d_value_lo",
-            "d_value_hi", "out_act", "out_pass", "advice", "confidence", "verdict",
+            "d_value_hi", "p_value", "p_holm", "out_act", "out_pass", "doubled_act",
+            "doubled_pass", "advice", "confidence", "verdict", "verdict_95", "reason",
             "objective", "rollouts"]
-    df = pd.DataFrame(rows, columns=cols)
+    df = pd.DataFrame(rows, columns=[c for c in cols
+                                     if c not in ("p_holm", "verdict", "reason")] + ["act_name"])
+    # Holm over each hand's decisions (all its attempts): the family a reader scans at once
+    df["p_holm"] = np.nan
+    for _, ix in df.groupby(["game", "hand"]).groups.items():
+        df.loc[ix, "p_holm"] = holm_adjust(df.loc[ix, "p_value"].to_numpy(float))
+    acted = df["action"].isin(["take", "call"])
+    df["verdict"] = [holm_verdict(a, dv, p) for a, dv, p in
+                     zip(acted, df["d_value"], df["p_holm"], strict=True)]
+    df["reason"] = [_reason(r) for r in df.to_dict("records")]
+    df = df[cols]
     for c in ("needed_before", "needed_after", "outs_before", "outs_after"):
         df[c] = df[c].astype("Int64")
     return df
