@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._stats import holm_adjust
 from ..game._checks import (
     check_choice,
     check_int,
@@ -15,7 +16,6 @@ from ..game._checks import (
     check_seed,
     not_allowed,
 )
-from .._stats import holm_adjust
 from ._intervals import Z95, _check_conf
 
 # -- multiplicity and ranks ------------------------------------------------------------------

@@ -86,6 +86,8 @@ def advice_table(a):
     out["objective"] = getattr(a, "objective", None)
     for k, v in getattr(a, "needed", {}).items():
         out[k] = v
+    out["ess"] = getattr(a, "ess", float("nan"))
+    out["history_strength"] = getattr(a, "history_strength", 1.0)
     out["recommendation"] = a.recommendation
     return out
 

@@ -16,6 +16,7 @@ the table's mean (doubles counted), which is what decides a game (R12, R14).
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numba
@@ -26,6 +27,7 @@ from scipy import stats
 from .._stats import share_text, t_interval, t_pvalue
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
+from ..engine._kernels import history as _H
 from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..engine.policies import no_search
 from ..game._checks import check_bool, check_choice, check_int, check_real, not_allowed
@@ -34,8 +36,19 @@ from ..game._progress import progress_bar
 from ..game.cards import JOKER, N_CODES, card_text, to_codes_named
 from ..game.melds import _one_card, meld_record, resolve_contract
 from ..players.needed import cards_needed, outs
+from ._history import check_history, engine_events
 
 BATCH = 250  # rollouts between checks of the margin and the clock
+ESS_FLOOR = 0.1  # the history's weights are tempered below this share of rollouts (issue 29)
+ESS_MIN = 30  # ... and below this many (a quarter of the rollouts when fewer than 120)
+
+
+def _ess_floor(n):
+    """The effective sample size below which the weights count as collapsed:
+    ``max(min(30, n / 4), n / 10)``."""
+    return max(min(ESS_MIN, n / 4), ESS_FLOOR * n)
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
 RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relative
 
 #: what the advisor can optimise, defined for a reader
@@ -75,6 +88,16 @@ class Advice:
     (``needed_before``, ``needed_after``, ``outs_before``, ``outs_after``; None when no card
     that can still come lays the contract). ``recommendation``: the sentence; ``rollouts``:
     paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"`` or ``"time_limit"``.
+
+    What the table showed is read into the hidden hands (issue 29): ``history_events``: the
+    opponents' events weighed (those typed, and the passes of the seats asked before you);
+    ``ess``: the effective sample size of the rollouts' weights, ``(sum w)^2 / sum w^2``
+    (the rollouts when nothing is weighed); ``history_strength``: the power the weights were
+    raised to (1: the whole history; less when the weights collapsed below
+    ``max(min(30, n / 4), n / 10)`` for ``n`` rollouts and were tempered to keep that many, a
+    fall back that ``fallback`` describes and a warning announces); ``sampled_ranks``: the
+    weighted mean count per rank (A..K, JK) of each opponent's sampled hand, one row per seat
+    to your right.
     """
 
     table: pd.DataFrame
@@ -88,6 +111,11 @@ class Advice:
     objective: str = "relative"
     confidence: str = "unsure"
     needed: dict = field(default_factory=dict)
+    ess: float = float("nan")
+    history_strength: float = 1.0
+    fallback: str = ""
+    sampled_ranks: pd.DataFrame = field(default_factory=pd.DataFrame)
+    history_events: int = 0
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -96,9 +124,13 @@ class Advice:
                 shown[c] = (100 * shown[c]).map("{:.1f}%".format)
             elif c.startswith(("penalty", "relative")):
                 shown[c] = shown[c].map("{:.1f}".format)
+        read = (f"hidden hands: {self.history_events} opponent events read; effective sample "
+                f"size {self.ess:,.0f} of {self.rollouts:,} rollouts"
+                + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
+                   if self.fallback else ""))
         return (f"{self.recommendation}\n\nobjective: {self.objective} "
-                f"({OBJECTIVES[self.objective]})\n\n{shown.to_string(index=False)}\n\n"
-                f"{LEGEND}")
+                f"({OBJECTIVES[self.objective]})\n{read}\n\n{shown.to_string(index=False)}"
+                f"\n\n{LEGEND}")
 
 
 def _contract_text(g, r):
@@ -438,45 +470,89 @@ def _needed(info, rules):
     return out
 
 
-def _t3(x):
-    """Mean of the rollouts ``x`` with its 95% Student t interval (NaN bounds below two)."""
-    return t_interval(x)[:3]
+def _t3(x, w=None):
+    """Mean of the rollouts ``x`` with its 95% Student t interval (NaN bounds below two); with
+    normalised weights ``w``, the self-normalised weighted mean, its delta-method standard
+    error ``sqrt(sum w^2 (x - m)^2)`` and t quantiles on ``ess - 1`` degrees of freedom."""
+    if w is None:
+        return t_interval(x)[:3]
+    m, se, df = _wse(x, w)
+    if not np.isfinite(se):
+        return m, np.nan, np.nan
+    half = float(stats.t.ppf(0.975, df)) * se
+    return m, m - half, m + half
 
 
-def _wilson(k: int, n: int):
-    """Share ``k / n`` with its 95% Wilson score interval (``scipy.stats.binomtest``)."""
-    ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
-    return k / n, float(ci.low), float(ci.high)
+def _wse(x, w):
+    """``(mean, standard error, degrees of freedom)`` of ``x`` under normalised weights ``w``
+    (self-normalised importance sampling; ``ess - 1`` degrees of freedom)."""
+    x = np.asarray(x, float)
+    m = float(np.dot(w, x))
+    ess = 1.0 / float(np.dot(w, w))
+    if x.size < 2 or ess < 1.5:
+        return m, np.nan, np.nan
+    se = float(np.sqrt(np.dot(w * w, (x - m) ** 2)))
+    return m, se, ess - 1.0
 
 
-def _summary(res, act_name, pass_name):
+def _wilson(k, n: int, w=None):
+    """Share ``k / n`` with its 95% Wilson score interval (``scipy.stats.binomtest``); with
+    weights ``w`` (``k`` then the 0/1 outcomes), the weighted share with the Wilson interval at
+    the effective sample size."""
+    if w is None:
+        ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
+        return k / n, float(ci.low), float(ci.high)
+    p = float(np.dot(w, k))
+    ne = 1.0 / float(np.dot(w, w))
+    z = float(stats.norm.ppf(0.975))
+    c = (p + z * z / (2 * ne)) / (1 + z * z / ne)
+    h = z / (1 + z * z / ne) * np.sqrt(p * (1 - p) / ne + z * z / (4 * ne * ne))
+    return p, float(max(0.0, c - h)), float(min(1.0, c + h))
+
+
+def _pvalue(d, w=None):
+    """Two-sided p-value of the paired difference ``d`` (weighted: the t statistic of the
+    weighted mean on ``ess - 1`` degrees of freedom)."""
+    if w is None:
+        return t_pvalue(d)
+    m, se, df = _wse(d, w)
+    if not np.isfinite(se):
+        return np.nan
+    if se == 0:
+        return 1.0 if m == 0 else 0.0
+    return float(2 * stats.t.sf(abs(m / se), df))
+
+
+def _summary(res, act_name, pass_name, w=None):
     """The per-action table and the paired differences of rollout results ``res`` (columns
-    :data:`RC` per branch, acting first)."""
+    :data:`RC` per branch, acting first), weighted by the normalised ``w`` when given."""
     rows = []
     for name, o in ((act_name, 0), (pass_name, RC)):
         row = {"action": name}
         for j, col in ((0, "penalty"), (4, "relative")):
-            m, lo, hi = _t3(res[:, o + j])
+            m, lo, hi = _t3(res[:, o + j], w)
             row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
         for j, col in ((1, "out"), (2, "doubled"), (3, "void")):
-            p, plo, phi = _wilson(int(res[:, o + j].sum()), len(res))
+            k = int(res[:, o + j].sum()) if w is None else res[:, o + j]
+            p, plo, phi = _wilson(k, len(res), w)
             row.update({col: p, f"{col}_lo": plo, f"{col}_hi": phi})
         row["rollouts"] = len(res)
         rows.append(row)
     diff = {}
     for j, col in ((0, "penalty"), (4, "relative"), (1, "out")):
         d = res[:, j] - res[:, RC + j]
-        m, lo, hi = _t3(d)
+        m, lo, hi = _t3(d, w)
         diff.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi),
-                     f"{col}_p": t_pvalue(d)})
+                     f"{col}_p": _pvalue(d, w)})
     return pd.DataFrame(rows), diff
 
 
-def confidence(d):
+def confidence(d, w=None):
     """How sure the paired differences ``d`` (act minus pass, lower is better) say which choice
     is better: ``("clearly", sign)`` when the 95% Student t interval excludes zero,
     ``("probably", sign)`` when only the one-sided 80% bound on the side of the mean does,
-    else ``("unsure", 0)``; ``sign`` is -1 when acting is better, +1 when passing is.
+    else ``("unsure", 0)``; ``sign`` is -1 when acting is better, +1 when passing is. With
+    normalised weights ``w``: the weighted mean and its standard error (:func:`_t3`).
 
     Examples
     --------
@@ -486,18 +562,50 @@ def confidence(d):
     ('unsure', 0)
     """
     d = np.asarray(d, float)
-    m, lo, hi = _t3(d)
-    if d.size < 2 or not np.isfinite(m):
+    m, lo, hi = _t3(d, w)
+    if d.size < 2 or not np.isfinite(m) or not np.isfinite(lo):
         return "unsure", 0
     if hi < 0 or lo > 0:
         return "clearly", -1 if m < 0 else 1
-    se = float(d.std(ddof=1)) / np.sqrt(d.size)
-    bound = stats.t.ppf(0.80, d.size - 1) * se  # one-sided 80%
+    if w is None:
+        se, df = float(d.std(ddof=1)) / np.sqrt(d.size), d.size - 1
+    else:
+        _, se, df = _wse(d, w)
+    bound = stats.t.ppf(0.80, df) * se  # one-sided 80%
     if m + bound < 0:
         return "probably", -1
     if m - bound > 0:
         return "probably", 1
     return "unsure", 0
+
+
+def _temper(logw, n_min):
+    """Normalised weights from log-weights, and the power ``beta`` (<= 1) they were raised to:
+    1 when the effective sample size is at least ``n_min``, else the largest power that keeps
+    it there (bisection; 0 gives equal weights). ``None`` weights when they are all equal."""
+    lw = np.asarray(logw, float)
+    if lw.size == 0 or np.ptp(lw) == 0:
+        return None, 1.0, float(lw.size)
+
+    def norm(beta):
+        x = beta * (lw - lw.max())
+        w = np.exp(x)
+        return w / w.sum()
+
+    def ess(beta):
+        w = norm(beta)
+        return 1.0 / float(np.dot(w, w))
+
+    if ess(1.0) >= n_min:
+        return norm(1.0), 1.0, ess(1.0)
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if ess(mid) >= n_min:
+            lo = mid
+        else:
+            hi = mid
+    return norm(lo), lo, ess(lo)
 
 
 _SURE = {"clearly": "clearly: the 95% interval of the difference excludes zero",
@@ -537,8 +645,9 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
 
 def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, calls_made=0,
            opened=(), table=(), seen=(), known=None, hand_sizes=None, reshuffled=False,
-           objective="relative", policies="expert", rollouts=2000, margin=None,
-           time_limit=None, seed=0, rules=None, threads=None, progress=False) -> Advice:
+           history=None, past_turns=True, objective="relative", policies="expert",
+           rollouts=2000, margin=None, time_limit=None, seed=0, rules=None, threads=None,
+           progress=False) -> Advice:
     """Should I call (or take) this card? Paired rollouts from one situation (R9).
 
     Parameters
@@ -580,6 +689,21 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     reshuffled : bool
         The stock was made again from the pile (R13): the next empty stock voids the hand and
         the pile (``seen``, the card) can never come back.
+    history : list or str, optional
+        What the table saw, in table order: events ``(seat, action, card)`` with ``seat`` to
+        your right as in ``opened`` (0: you), ``action`` one of ``discard``, ``pass`` (declined
+        to take or call the live discard), ``take``, ``call``, ``draw`` (from the stock: leave
+        the card out or give ``None``); or text ``"3:discard:7♦, 1:pass:7♦, 2:draw"``. Each
+        sample is weighted by how likely the model player (``policies``) was to do exactly
+        what each opponent did with the hand it was dealt (:mod:`.engine._kernels.history`);
+        the seats asked before you about this card passed (R9), history or not. A pass, take
+        or call answers the last discard (R9); a history that ends with a live discard ends
+        with this offer. ``known`` still says which taken or called cards a seat holds.
+    past_turns : bool
+        Replay each unopened opponent's past turns (a draw and the model's discard each, as
+        many as the stock left implies) on its dealt hand, so a seat deep into the hand is as
+        close to its contract as the model typically is then (default); ``False``: hidden
+        hands dealt uniformly.
     objective : {"relative", "penalty"}
         What the advice minimises: ``"relative"`` (default), your penalty minus the table's
         mean penalty, doubles counted (R12: what decides a game, R14); ``"penalty"``, your own
@@ -614,16 +738,23 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     Raises
     ------
     ValueError
-        For a situation or history that cannot happen: a card given more often than the pack
-        holds it (counting your hand, the card, the pile, the table and ``known``), more known
-        cards than a seat holds, a hand size the rules do not allow, a stock the rest leaves no
-        room for.
+        For a history entry that is malformed or cannot happen (named, e.g. ``history[3]``,
+        with what is allowed); for a situation that cannot happen: a card given more often
+        than the pack holds it (counting your hand, the card, the pile, the table and
+        ``known``), more known cards than a seat holds, a hand size the rules do not allow, a
+        stock the rest leaves no room for.
 
     Notes
     -----
     The hidden cards (the stock, the opponents' unknown cards, any discards you did not list)
-    are dealt uniformly at random given what you typed. Opponents' choices other than the
-    cards they took or called (what they passed, what they discarded) are not used.
+    are dealt at random given what you typed, then each unopened opponent's past turns are
+    replayed (``past_turns``) and the sample is weighted by the history. The estimates are
+    self-normalised weighted means, their intervals on the effective sample size
+    (``Advice.ess``); when the weights collapse below ``max(min(30, n / 4), n / 10)`` for
+    ``n`` rollouts they are tempered (raised to a power below 1) and a ``RuntimeWarning`` says so
+    (``Advice.fallback``). The hand at the time of an event is approximated from the hand
+    now (the later discards given back, later takes and calls and one random unknown card
+    per later draw taken away), and the rest of the table as it is now.
 
     Examples
     --------
@@ -648,9 +779,17 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         margin = check_real("margin", margin, 0, open_lo=True)
     if time_limit is not None:
         time_limit = check_real("time_limit", time_limit, 0, open_lo=True)
+    past_turns = check_bool("past_turns", past_turns)
     base, hand_no, flat, opp, pile_extra, mask, info = _situation(
         hand, card, contract, players, discarder, stock_left, calls_made, opened, table, seen,
         rules, known=known, hand_sizes=hand_sizes, reshuffled=reshuffled)
+    P = rules.players
+    top = _one_card(card, rules)
+    events = _with_passes(check_history(history, P, top, info["discarder"], rules),
+                          info["discarder"], top)
+    ev = np.ascontiguousarray(engine_events(events, P))
+    n_weighed = int(sum(1 for s_, *_ in events if s_ != 0
+                        and s_ not in info["opened"]))
     next_up = info["discarder"] == 1
     act_name, pass_name = _ACT[next_up], _PASS[next_up]
     rv = rules_vector(rules, hand_no)
@@ -659,20 +798,24 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     bar = progress_bar(progress, rollouts, auto_at=0, unit="rollout", desc="kalooki advise")
     t0 = time.perf_counter()
     res = np.zeros((rollouts, 2 * RC), np.float64)
+    logw = np.zeros(rollouts, np.float64)
+    ranks = np.zeros((rollouts, P, _H.RANK_COLS), np.int64)
     j = 4 if objective == "relative" else 0  # the objective's column
     done, stopped_by = 0, "rollouts"
     with _threads(threads):
         nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
         while done < rollouts:
             k = min(BATCH, rollouts - done)
-            _B.rollout_block(seed, rv, pol, base, flat, len(flat), opp, pile_extra, 0, mask,
-                             done, k, nw, rules.pack_size, res[done:done + k])
+            _H.rollout_block(seed, rv, pol, base, flat, len(flat), opp, pile_extra, 0, mask,
+                             done, k, nw, rules.pack_size, ev, len(ev), past_turns,
+                             res[done:done + k], logw[done:done + k], ranks[done:done + k])
             done += k
             bar.update(k)
             if done >= rollouts:
                 break
             if margin is not None and done >= 2 * BATCH // 5:
-                _, lo, hi = _t3(res[:done, j] - res[:done, RC + j])
+                w, _, _ = _temper(logw[:done], _ess_floor(done))
+                _, lo, hi = _t3(res[:done, j] - res[:done, RC + j], w)
                 if (hi - lo) / 2 <= margin:
                     stopped_by = "margin"
                     break
@@ -680,13 +823,60 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
                 stopped_by = "time_limit"
                 break
     bar.close()
-    res = res[:done]
-    tab, diff = _summary(res, act_name, pass_name)
-    sure, sign = confidence(res[:, j] - res[:, RC + j])
+    res, logw, ranks = res[:done], logw[:done], ranks[:done]
+    w, beta, ess = _temper(logw, _ess_floor(done))
+    fallback = ""
+    if beta < 1.0:
+        full = _temper(logw, 0)[2]
+        fallback = (f"the history's weights collapsed (effective sample size {full:,.1f} of "
+                    f"{done:,}); they were tempered to strength {beta:.2f} to keep "
+                    f"{ess:,.0f}, so the history is read only in part: give more rollouts or "
+                    "a shorter history")
+        warnings.warn(f"advise: {fallback}", RuntimeWarning, stacklevel=2)
+    tab, diff = _summary(res, act_name, pass_name, w)
+    sure, sign = confidence(res[:, j] - res[:, RC + j], w)
     action = act_name if sign < 0 else pass_name if sign > 0 else "unsure"
     needed = _needed(info, rules)
     text = _sentence(action, sure, act_name, info["card"], diff, tab, done, stopped_by,
                      objective, needed)
+    info["history"] = [(int(a), _HIST_NAMES[int(b)], None if c < 0 else card_text(int(c)))
+                       for a, b, c in events]
     return Advice(table=tab, difference=diff, action=action, recommendation=text, rollouts=done,
                   stopped_by=stopped_by, seconds=time.perf_counter() - t0, situation=info,
-                  objective=objective, confidence=sure, needed=needed)
+                  objective=objective, confidence=sure, needed=needed, ess=ess,
+                  history_strength=beta, fallback=fallback,
+                  sampled_ranks=_rank_table(ranks, w, P), history_events=n_weighed)
+
+
+_HIST_NAMES = {_H.H_DISCARD: "discard", _H.H_PASS_TAKE: "pass", _H.H_PASS_CALL: "pass",
+               _H.H_TAKE: "take", _H.H_CALL: "call", _H.H_DRAW: "draw"}
+
+
+def _with_passes(events, discarder, card):
+    """The history with the passes the offer implies: every seat between the discarder and
+    you was asked first and passed (R9; the next player's pass is a declined take), unless the
+    history already has that seat answer the offer after its discard."""
+    said = set()
+    for i in range(len(events) - 1, -1, -1):
+        if events[i, 1] == _H.H_DISCARD:
+            if (int(events[i, 0]), int(events[i, 2])) == (discarder, card):
+                said = {int(e[0]) for e in events[i + 1:]}
+            break
+    rows = [tuple(int(x) for x in e) for e in events]
+    for k in range(discarder - 1, 0, -1):
+        if k not in said:
+            rows.append((k, _H.H_PASS_TAKE if k == discarder - 1 else _H.H_PASS_CALL, card))
+    return np.asarray(rows, np.int64).reshape(-1, _H.H_COLS)
+
+
+def _rank_table(ranks, w, players):
+    """Weighted mean count per rank of each opponent's sampled hand: one row per seat to your
+    right (engine seat ``-k mod players``), columns :data:`RANKS`."""
+    if len(ranks) == 0:
+        return pd.DataFrame(columns=RANKS)
+    ww = np.full(len(ranks), 1.0 / len(ranks)) if w is None else w
+    mean = np.tensordot(ww, ranks.astype(float), axes=1)  # (players, 14)
+    idx = list(range(1, players))
+    df = pd.DataFrame([mean[(-k) % players] for k in idx], index=idx, columns=RANKS)
+    df.index.name = "seat"
+    return df
