@@ -335,3 +335,88 @@ def test_cli_a_bad_history_is_one_line(capsys, history, words):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kalooki advise: error: ")
     assert words in lines[0] and "Traceback" not in err
+
+
+# -- decide only what the rollouts decide ----------------------------------------------------------
+
+
+def test_the_sequential_rule_keeps_its_error_rate_under_the_null():
+    """``decide=True``'s rule (Bonferroni over the looks): on differences of mean zero, the
+    chance of deciding at any of the looks stays at most 5% (a plain-numpy null simulation,
+    heavy tails included), while a real difference is found."""
+    from kalooki_sim.studies.advisor import BATCH, _decided
+
+    rng = np.random.default_rng(1)
+    looks = 8
+    false = 0
+    trials = 300
+    for _ in range(trials):
+        d = rng.standard_t(3, size=looks * BATCH) * 20
+        lw = np.zeros(d.size)
+        false += any(_decided(d[:k * BATCH], lw[:k * BATCH], looks)
+                     for k in range(1, looks + 1))
+    assert false / trials <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / trials)
+    d = rng.normal(-5, 20, size=looks * BATCH)
+    assert _decided(d[:2 * BATCH], np.zeros(2 * BATCH), looks)
+    # uncorrected, the same looks would decide far more often than 5%
+    fixed = 0
+    for _ in range(trials):
+        d = rng.standard_t(3, size=looks * BATCH) * 20
+        fixed += any(_decided(d[:k * BATCH], np.zeros(k * BATCH), 1)
+                     for k in range(1, looks + 1))
+    assert fixed > false
+
+
+def test_decide_stops_when_decided_and_claims_nothing_otherwise():
+    COMPLETE = dict(hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", card="6♦", contract=1, discarder=1)
+    a = ks.advise(**COMPLETE, rollouts=5000, decide=True, policies="greedy", seed=1)
+    assert a.stopped_by == "decided" and a.rollouts == 250 and a.action == "take"
+    assert "sequential test decided" in a.recommendation
+    # the late, nearly void hand 6: the rollouts do not decide, so no advice is claimed
+    late = dict(HAND6, stock_left=2, reshuffled=True, seen="2♣ 3♣ 4♣ 5♣ 6♣")
+    b = ks.advise(**late, rollouts=500, decide=True, seed=3)
+    assert b.stopped_by == "rollouts" and b.rollouts == 500
+    assert b.action == "unsure" and b.confidence == "unsure"
+
+
+# -- the why in words ------------------------------------------------------------------------------
+
+
+def test_the_sentence_says_a_likely_void_and_when_own_points_differ():
+    late = dict(HAND6, stock_left=2, reshuffled=True, seen="2♣ 3♣ 4♣ 5♣ 6♣")
+    a = ks.advise(**late, rollouts=600, seed=3)
+    assert a.table["void"].max() >= 0.5
+    assert "the hand is likely void (R13" in a.recommendation
+    assert "from 0% to 0%" not in a.recommendation
+    if abs(a.difference["relative"]) < 1:
+        assert "clearly" not in a.recommendation
+    b = ks.advise(**HAND6, stock_left=45, rollouts=600, seed=3)
+    dp, dr = b.difference["penalty"], b.difference["relative"]
+    said = f"changes your own expected penalty by {dp:+.1f}" in b.recommendation
+    assert said == (abs(dp - dr) >= max(2, abs(dr) / 2) or np.sign(dp) != np.sign(dr))
+
+
+def test_the_sentence_names_the_opening_double_when_its_chance_moves():
+    import pandas as pd
+
+    from kalooki_sim.studies import advisor as adv
+
+    diff = {"relative": -3.0, "relative_lo": -5.0, "relative_hi": -1.0, "out": 0.0,
+            "out_lo": 0.0, "out_hi": 0.0, "penalty": -3.0, "penalty_lo": -5.0,
+            "penalty_hi": -1.0}
+
+    def text(q_act, q_pass):
+        table = pd.DataFrame({"out": [0.3, 0.3], "doubled": [q_act, q_pass], "void": [0, 0]})
+        return adv._sentence("call", "clearly", "call", "7♥", diff, table, 2000, "rollouts",
+                             "relative", {})
+
+    assert "opening double (R12" in text(0.30, 0.20)
+    assert "from 20% to 30%: passing keeps you out of it more often" in text(0.30, 0.20)
+    assert "opening double" not in text(0.21, 0.20)
+    t = text(0.1, 0.2)
+    assert "lowers your chance of being caught by an opening double" in t
+    s = adv._sentence("call", "clearly", "call", "7♥", {**diff, "relative": -0.4,
+                                                         "relative_lo": -0.6,
+                                                         "relative_hi": -0.2},
+                      pd.DataFrame({"out": [0.3, 0.3]}), 2000, "rollouts", "relative", {})
+    assert "clearly" not in s and "slightly" in s

@@ -39,6 +39,7 @@ from ..players.needed import cards_needed, outs
 from ._history import check_history, engine_events
 
 BATCH = 250  # rollouts between checks of the margin and the clock
+SEQ_ALPHA = 0.05  # decide=True: the chance of a false "clearly", spent over the looks
 ESS_FLOOR = 0.1  # the history's weights are tempered below this share of rollouts (issue 29)
 ESS_MIN = 30  # ... and below this many (a quarter of the rollouts when fewer than 120)
 
@@ -87,7 +88,8 @@ class Advice:
     not), or ``"unsure"``. ``needed``: cards still needed and outs without and with the card
     (``needed_before``, ``needed_after``, ``outs_before``, ``outs_after``; None when no card
     that can still come lays the contract). ``recommendation``: the sentence; ``rollouts``:
-    paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"`` or ``"time_limit"``.
+    paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"``, ``"time_limit"`` or
+    ``"decided"`` (``decide=True``: the sequential rule decided).
 
     What the table showed is read into the hidden hands (issue 29): ``history_events``: the
     opponents' events weighed (those typed, and the passes of the seats asked before you);
@@ -610,6 +612,41 @@ def _temper(logw, n_min):
 
 _SURE = {"clearly": "clearly: the 95% interval of the difference excludes zero",
          "probably": "probably: the one-sided 80% bound excludes zero, the 95% interval does not"}
+_SURE_SEQ = ("clearly: the sequential test decided, at 5% over all its looks (decide=True)")
+SMALL = 1.0  # points: a difference below this is "slight" in words, however sure
+LIKELY_VOID = 0.5  # a void share from which the sentence says the hand is likely void (R13)
+DOUBLE_SAYS = 0.05  # a change in the chance of being caught doubled the sentence names (R12)
+
+
+def _why(act_name, verb, diff, table, objective):
+    """The clauses that say what decides: the opening double (R12) when its chance moves, own
+    points when they go the other way from the points against the table, a likely void
+    (R13)."""
+    out = []
+    if "doubled" in table:
+        q_act, q_pass = float(table["doubled"].iat[0]), float(table["doubled"].iat[1])
+        if abs(q_act - q_pass) >= DOUBLE_SAYS:
+            how = "raises" if q_act > q_pass else "lowers"
+            keep = ("passing keeps you out of it more often" if q_act > q_pass else
+                    f"{verb} it gets you out of it more often")
+            out.append(f"{verb} it {how} your chance of being caught by an opening double "
+                       f"(R12: every other hand pays double) from {share_text(q_pass)} to "
+                       f"{share_text(q_act)}: {keep}")
+    if objective == "relative" and "penalty" in diff:
+        dp, dr = diff["penalty"], diff["relative"]
+        other = np.sign(dp) != np.sign(dr) and max(abs(dp), abs(dr)) >= SMALL
+        if other or abs(dp - dr) >= max(2 * SMALL, abs(dr) / 2):
+            out.append(("your own points go the other way: " if other else "")
+                       + f"{verb} it changes your own expected penalty by {dp:+.1f} (95% "
+                       f"interval {diff['penalty_lo']:+.1f} to {diff['penalty_hi']:+.1f}) "
+                       f"and your points against the table by {dr:+.1f}")
+    if "void" in table:
+        v = max(float(table["void"].iat[0]), float(table["void"].iat[1]))
+        if v >= LIKELY_VOID:
+            out.append(f"the hand is likely void (R13: the stock runs out twice in "
+                       f"{share_text(v)} of the rollouts and nobody scores), so little rides "
+                       "on this choice")
+    return "".join(f" Why: {c}." if i == 0 else f" Also, {c}." for i, c in enumerate(out))
 
 
 def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objective, needed):
@@ -618,10 +655,13 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
     verb = {"take": "taking", "call": "calling"}[act_name]
     what = _WHAT[objective]
     p_act, p_pass = table["out"].iat[0], table["out"].iat[1]
-    how = (f"over {n:,} paired rollouts" + ("" if stopped_by == "rollouts" else
-                                             f" (stopped by {stopped_by.replace('_', ' ')})"))
-    moves = (f"goes from {share_text(p_pass)} to {share_text(p_act)}" if p_act != p_pass
-             else f"stays at {share_text(p_pass)}")
+    stop = {"rollouts": "", "decided": " (stopped when the sequential test decided)"}
+    how = (f"over {n:,} paired rollouts"
+           + stop.get(stopped_by, f" (stopped by {stopped_by.replace('_', ' ')})"))
+    moves = (f"goes from {share_text(p_pass)} to {share_text(p_act)}"
+             if share_text(p_act) != share_text(p_pass) else
+             f"stays at {share_text(p_pass)}" if p_act == p_pass else
+             f"stays at about {share_text(p_pass)}")
     odds = (f"; your chance of going out first {moves} "
             f"(difference {diff['out']:+.1%}, 95% interval {diff['out_lo']:+.1%} to "
             f"{diff['out_hi']:+.1%})")
@@ -631,23 +671,29 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
             f"{card}; outs (copies still to come that cut it): "
             f"{'-' if nb is None else needed['outs_before']} now, "
             f"{'-' if na is None else needed['outs_after']} after.")
+    why = _why(act_name, verb, diff, table, objective)
     if action == "unsure":
         return (f"Too close to call: {verb} {card} changes your {what} by {d:+.1f} points "
                 f"(95% interval {lo:+.1f} to {hi:+.1f}) {how}, so either choice is reasonable; "
-                f"more rollouts may separate them{odds}.{need}")
+                f"more rollouts may separate them{odds}.{need}{why}")
     better = action == act_name
     head = (f"{action.capitalize()} {card}" if better
             else f"{action.capitalize()}, do not {act_name} {card}")
     change = "lowers" if d < 0 else "raises"
-    return (f"{head} ({_SURE[sure]}): {verb} it {change} your {what} by {abs(d):.1f} "
-            f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.{need}")
+    if abs(d) < SMALL:  # sure, but too small to matter: no "clearly" on half a point
+        label = (f"slightly: {abs(d):.1f} points, under {SMALL:.0f}, is too small to matter "
+                 "much")
+    else:
+        label = _SURE_SEQ if stopped_by == "decided" else _SURE[sure]
+    return (f"{head} ({label}): {verb} it {change} your {what} by {abs(d):.1f} "
+            f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.{need}{why}")
 
 
 def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, calls_made=0,
            opened=(), table=(), seen=(), known=None, hand_sizes=None, reshuffled=False,
            history=None, past_turns=True, objective="relative", policies="expert",
-           rollouts=2000, margin=None, time_limit=None, seed=0, rules=None, threads=None,
-           progress=False) -> Advice:
+           rollouts=2000, margin=None, time_limit=None, decide=False, seed=0, rules=None,
+           threads=None, progress=False) -> Advice:
     """Should I call (or take) this card? Paired rollouts from one situation (R9).
 
     Parameters
@@ -716,6 +762,15 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         Stop once the half-width of the objective's paired interval is at most this (points).
     time_limit : float, optional
         Stop after about this many seconds (checked every 250 rollouts).
+    decide : bool
+        Decide only what the rollouts decide (issue 29): play in batches of 250 and stop as
+        soon as the objective's paired difference is significant at level ``0.05 / K`` (two
+        sided), ``K = ceil(rollouts / 250)`` the most looks the budget allows; else play on
+        until the budget (``rollouts``, ``time_limit``) is spent and answer ``"unsure"``. By
+        Bonferroni's inequality over the looks, the chance of a ``"clearly"`` either way when
+        the two choices are worth the same is at most 5% (with weighted samples, up to the
+        normal approximation of the weighted mean). ``False`` (default): the fixed-size
+        reading (``clearly``/``probably``/``unsure`` at the end).
     seed : int
         Seed of the samples and of all play (C3): the same seed gives the same advice, on any
         number of threads.
@@ -780,6 +835,8 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     if time_limit is not None:
         time_limit = check_real("time_limit", time_limit, 0, open_lo=True)
     past_turns = check_bool("past_turns", past_turns)
+    decide = check_bool("decide", decide)
+    looks = -(-rollouts // BATCH)  # the most looks the budget allows (decide=True)
     base, hand_no, flat, opp, pile_extra, mask, info = _situation(
         hand, card, contract, players, discarder, stock_left, calls_made, opened, table, seen,
         rules, known=known, hand_sizes=hand_sizes, reshuffled=reshuffled)
@@ -811,6 +868,9 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
                              res[done:done + k], logw[done:done + k], ranks[done:done + k])
             done += k
             bar.update(k)
+            if decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
+                stopped_by = "decided"
+                break
             if done >= rollouts:
                 break
             if margin is not None and done >= 2 * BATCH // 5:
@@ -835,6 +895,8 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         warnings.warn(f"advise: {fallback}", RuntimeWarning, stacklevel=2)
     tab, diff = _summary(res, act_name, pass_name, w)
     sure, sign = confidence(res[:, j] - res[:, RC + j], w)
+    if decide and stopped_by != "decided":  # the sequential rule did not decide: no claim
+        sure, sign = "unsure", 0
     action = act_name if sign < 0 else pass_name if sign > 0 else "unsure"
     needed = _needed(info, rules)
     text = _sentence(action, sure, act_name, info["card"], diff, tab, done, stopped_by,
@@ -867,6 +929,16 @@ def _with_passes(events, discarder, card):
         if k not in said:
             rows.append((k, _H.H_PASS_TAKE if k == discarder - 1 else _H.H_PASS_CALL, card))
     return np.asarray(rows, np.int64).reshape(-1, _H.H_COLS)
+
+
+def _decided(d, logw, looks, alpha=SEQ_ALPHA):
+    """The sequential rule of ``decide=True`` at one look: the paired differences ``d`` so far
+    (weighted by ``logw``, tempered as the advice is) are significant at ``alpha / looks``,
+    two-sided. Over at most ``looks`` looks the chance of deciding when the mean difference is
+    zero is at most ``alpha`` (Bonferroni's inequality)."""
+    w, _, _ = _temper(logw, _ess_floor(len(d)))
+    p = _pvalue(d, w)
+    return bool(np.isfinite(p) and p < alpha / looks)
 
 
 def _rank_table(ranks, w, players):
