@@ -437,8 +437,8 @@ def cmd_advise(args) -> int:
               reshuffled=args.reshuffled, history=history,
               past_turns=not args.no_past_turns, objective=args.objective,
               policies=_policies(args.policies), rollouts=args.rollouts,
-              margin=args.margin, time_limit=args.time_limit, seed=args.seed,
-              rules=rules_from(args), progress=_progress(args))
+              margin=args.margin, time_limit=args.time_limit, decide=args.decide,
+              seed=args.seed, rules=rules_from(args), progress=_progress(args))
     a = advise(" ".join(hand), card[0], args.contract, **kw)
     if args.csv is None:
         print(a)
@@ -723,6 +723,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: no early stop)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="stop early after SECONDS (default: no limit)")
+    p.add_argument("--decide", action="store_true",
+                   help="stop as soon as the rollouts decide (a sequential test, 5%% error "
+                        "over all its looks); 'unsure' if the budget runs out first")
     p.add_argument("--seed", type=int, default=0, help="the seed of the rollouts")
     _add_output(p)
     add_rules_flags(p)

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import kalooki_sim as ks
+from kalooki_sim.studies._history import check_history
 from kalooki_sim.studies.review import verdict, walk
 
 
@@ -82,11 +83,17 @@ def test_R9_each_situation_is_the_seats_knowledge_and_agrees_with_the_table(seed
             for k, n in sit["hand_sizes"].items():
                 assert n == sum(h[(seat - k) % rules.players].values())
             args = {k: v for k, v in sit.items()
-                    if k not in ("known", "hand_sizes", "reshuffled")}
+                    if k not in ("known", "hand_sizes", "reshuffled", "history")}
             *_, info = _situation(**args, players=rules.players, rules=rules,
                                   known=sit["known"], hand_sizes=sit["hand_sizes"],
                                   reshuffled=sit["reshuffled"])
             assert info["buried_unknown"] == 0
+            # the public history read from the records is a legal one (R6, R9) ending at
+            # this offer, with no card of a draw but the seat's own
+            ev = check_history(sit["history"], rules.players, ks.to_codes(m.card)[0],
+                               sit["discarder"], rules)
+            assert len(ev) == len(sit["history"])
+            assert all(c is None for _, a, c in sit["history"] if a == "draw")
 
 
 def test_R9_the_review_never_reads_hidden_cards(hand6):
@@ -168,6 +175,15 @@ def test_V1_R3_a_seven_player_trace_with_a_three_copy_group_is_reviewed():
     assert any(Counter(c for c, _ in g).most_common(1)[0][1] > 2 for g in groups)
     r = ks.review(t, 0, rollouts=4, policies="greedy")
     assert len(r) > 0 and set(r["verdict"]) <= {"good", "mistake", "close"}
+
+
+def test_R9_the_review_reads_the_hands_history_into_the_samples(hand6):
+    with_h = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1)
+    without = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1, history=False)
+    assert (without["ess"] == 60).all() or (without["history_strength"] == 1).all()
+    assert (with_h["ess"] <= 60 + 1e-9).all() and (with_h["history_strength"] <= 1).all()
+    assert (with_h["ess"] < without["ess"]).any()
+    assert not with_h["d_value"].equals(without["d_value"])
 
 
 def test_the_page_numbers_attempts_as_the_table_does(hand6):

@@ -10,6 +10,7 @@ never read.
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ import pandas as pd
 from .._stats import holm_adjust, share_text
 from ..engine._kernels import rng as _R
 from ..engine.trace import Trace
-from ..game._checks import check_choice, check_int, check_seed
+from ..game._checks import check_bool, check_choice, check_int, check_seed
 from ..game._progress import progress_bar
 from .advisor import OBJECTIVES, advise
 
@@ -122,6 +123,8 @@ class _Reader:
         self.turn = 0
         self.cur = -1
         self.discarder = rec["dealer"]
+        self.events: list[tuple] = []  # the public history (seat, action, card), R6, R9
+        self.live = False  # a discard is on offer (the upcard's offers are not in the history)
 
     def _gets(self, seat, card, public):
         self.sizes[seat] += 1
@@ -138,7 +141,25 @@ class _Reader:
         if seat == self.me:
             self.mine[card] -= 1
 
+    def _public(self, r):
+        """The public history: discards, takes, calls, passes on a discard, stock draws."""
+        e, s = r["event"], r["seat"]
+        if e == "discard":
+            self.events.append((s, "discard", r["card"]))
+            self.live = True
+        elif e == "upcard":
+            self.live = False
+        elif e in ("take", "call") and self.live and not r.get("turned"):
+            self.events.append((s, e, r["card"]))
+            self.live = False
+        elif (e == "decline" and r.get("as") in ("take", "call") and self.live
+              and not r.get("turned")):
+            self.events.append((s, "pass", r["card"]))
+        elif e == "draw":
+            self.events.append((s, "draw", None))
+
     def apply(self, r):
+        self._public(r)
         e, s = r["event"], r["seat"]
         if e == "deal":
             self._gets(s, r["card"], False)
@@ -193,7 +214,8 @@ class _Reader:
             known={self.offset(s): list(self.known[s].elements()) for s in others
                    if sum(self.known[s].values())},
             hand_sizes={self.offset(s): self.sizes[s] for s in others},
-            reshuffled=self.reshuffled)
+            reshuffled=self.reshuffled,
+            history=[(self.offset(s), a, c) for s, a, c in self.events])
 
 
 def _decision_of(r, me):
@@ -303,7 +325,7 @@ def _seed_of(seed, m):
 
 
 def review(trace, seat, *, rollouts=200, objective="relative", policies="expert", seed=0,
-           threads=None, progress=False) -> pd.DataFrame:
+           history=True, threads=None, progress=False) -> pd.DataFrame:
     """Every take and call decision of ``seat`` in a traced hand (or game), judged (R9).
 
     At each decision the seat's knowledge at that moment (its hand; what each opponent took or
@@ -328,6 +350,12 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
     seed : int
         Seed of the rollouts; each decision has its own stream (C3), so the table does not
         depend on the threads.
+    history : bool
+        Give each decision the hand's public history so far (every discard, take, call, pass
+        on a discard and stock draw, from the trace's records; :func:`~kalooki_sim.advise`'s
+        ``history``), so the sampled hands are weighted by what the opponents did (default);
+        ``False``: only the situation (the weights' collapse is then never an issue). The
+        columns ``ess`` and ``history_strength`` say how much was read.
     threads : int, optional
         Numba threads (default: all).
     progress : bool, optional
@@ -353,7 +381,9 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
         controls the chance of any wrong good or mistake in a hand at 5%; ``verdict_95``: the
         one decision's 95% interval alone, unadjusted. ``doubled_act, doubled_pass``: the
         chance of being caught by an opening double (R12) each way; ``reason``: cards needed
-        and outs before -> after and those chances, in words.
+        and outs before -> after and those chances, in words; ``ess``, ``history_strength``:
+        the advisor's effective sample size and the strength the history was read at
+        (:class:`~kalooki_sim.studies.advisor.Advice`).
 
     Examples
     --------
@@ -379,9 +409,15 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
     bar = progress_bar(progress, len(moments), auto_at=0, unit="decision",
                        desc="kalooki review")
     rows = []
+    history = check_bool("history", history)
     for m in moments:
-        a = advise(**m.situation, objective=objective, policies=policies, rollouts=rollouts,
-                   seed=_seed_of(seed, m), rules=rules, threads=threads)
+        sit = dict(m.situation)
+        if not history:
+            sit.pop("history")
+        with warnings.catch_warnings():  # a collapse is in the columns ess, history_strength
+            warnings.simplefilter("ignore", RuntimeWarning)
+            a = advise(**sit, objective=objective, policies=policies, rollouts=rollouts,
+                       seed=_seed_of(seed, m), rules=rules, threads=threads)
         t = a.table.set_index("action")
         act, pas = t.index[0], t.index[1]
         d = a.difference
@@ -398,7 +434,8 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
             doubled_act=float(t.loc[act, "doubled"]),
             doubled_pass=float(t.loc[pas, "doubled"]), act_name=act,
             advice=a.action, confidence=a.confidence, verdict_95=verdict(m.acted, lo, hi),
-            objective=objective, rollouts=a.rollouts))
+            objective=objective, rollouts=a.rollouts, ess=a.ess,
+            history_strength=a.history_strength))
         bar.update(1)
     bar.close()
     cols = ["game", "hand", "attempt", "turn", "seat", "decision", "card", "discarder",
@@ -406,7 +443,7 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
             "outs_after", "action", "value_act", "value_pass", "d_value", "d_value_lo",
             "d_value_hi", "p_value", "p_holm", "out_act", "out_pass", "doubled_act",
             "doubled_pass", "advice", "confidence", "verdict", "verdict_95", "reason",
-            "objective", "rollouts"]
+            "objective", "rollouts", "ess", "history_strength"]
     df = pd.DataFrame(rows, columns=[c for c in cols
                                      if c not in ("p_holm", "verdict", "reason")] + ["act_name"])
     # Holm over each hand's decisions (all its attempts): the family a reader scans at once
