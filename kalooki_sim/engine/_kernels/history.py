@@ -52,8 +52,8 @@ H_DISCARD, H_PASS_TAKE, H_PASS_CALL, H_TAKE, H_CALL, H_DRAW = range(6)
 H_COLS = 3  # seat, kind, card
 EPS = 0.1  # weight of an event the model would not have made
 W_KEEP = 0.5  # weight of a discard the model would not choose but whose loss keeps its count
-STREAM_PRIOR = 1 << 23  # the advisor's past turns of each sample
-STREAM_HISTORY = 1 << 24  # the random unknown cards given back in the backwards replay
+STREAM_PRIOR = 1 << 25  # the advisor's past turns of each sample (apart from search's 1 << 23)
+STREAM_HISTORY = 1 << 26  # the random unknown cards given back in the backwards replay
 RANK_COLS = 14  # A, 2, ..., K, joker
 
 
