@@ -126,7 +126,8 @@ class Advice:
                 shown[c] = (100 * shown[c]).map("{:.1f}%".format)
             elif c.startswith(("penalty", "relative")):
                 shown[c] = shown[c].map("{:.1f}".format)
-        read = (f"hidden hands: {self.history_events} opponent events read; effective sample "
+        ev = f"{self.history_events} opponent event{'s' if self.history_events != 1 else ''}"
+        read = (f"hidden hands: {ev} read; effective sample "
                 f"size {self.ess:,.0f} of {self.rollouts:,} rollouts"
                 + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
                    if self.fallback else ""))
