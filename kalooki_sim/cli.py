@@ -429,12 +429,11 @@ def cmd_advise(args) -> int:
         raise UsageError(f"--card {args.card!r} is not allowed; give one card, e.g. 7♥")
     table = [_cards("table", m) for m in args.table.split(";") if m.strip()] if args.table else []
     seen = _cards("seen", args.seen) if args.seen else []
-    history = _history_arg(args.history)
     advise = _api("advise")
     kw = dict(players=args.rule_players or 4, discarder=args.discarder, stock_left=args.stock_left,
               calls_made=args.calls_made, opened=tuple(args.opened or ()), table=tuple(table),
               seen=tuple(seen), known=args.known, hand_sizes=args.hand_sizes,
-              reshuffled=args.reshuffled, history=history,
+              reshuffled=args.reshuffled, history=args.history,
               past_turns=not args.no_past_turns, objective=args.objective,
               policies=_policies(args.policies), rollouts=args.rollouts,
               margin=args.margin, time_limit=args.time_limit, decide=args.decide,
@@ -445,20 +444,6 @@ def cmd_advise(args) -> int:
         return 0
     _show(advice_table(a), args)
     return 0
-
-
-def _history_arg(text):
-    """``--history``: the text itself, or ``@FILE`` for a file of events (one per line or
-    comma-separated; ``#`` starts a comment line)."""
-    if text is None or not text.startswith("@"):
-        return text
-    path = text[1:]
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise UsageError(f"--history {text!r} is not allowed; give events as text or @FILE of "
-                         f"a readable file ({e.strerror or e})") from None
 
 
 def cmd_review(args) -> int:

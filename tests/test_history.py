@@ -327,7 +327,7 @@ def test_cli_history_text_or_file(capsys, tmp_path):
 @pytest.mark.parametrize("history, words", [
     ("3:discard:7♦,1:take:7♦", "history[1]: only the next player, seat 2"),
     ("3:fold:7♦", "history[0] action='fold' is not allowed"),
-    ("@/nonexistent/events.txt", "--history '@/nonexistent/events.txt' is not allowed"),
+    ("@/nonexistent/events.txt", "history='@/nonexistent/events.txt' is not allowed"),
 ])
 def test_cli_a_bad_history_is_one_line(capsys, history, words):
     code, out, err = _run(capsys, *_ARGS, "--history", history)

@@ -38,12 +38,23 @@ def _split_text(text):
     return out
 
 
+def _read_file(value):
+    """The text of ``@FILE`` (events one per line or comma-separated, ``#`` comments)."""
+    try:
+        with open(value[1:], encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise ValueError(not_allowed("history", value, "events as text, or @FILE naming a "
+                                     "readable file of them", e.strerror or str(e))) from None
+
+
 def check_history(history, players, card, discarder, rules):
     """The events of ``history`` as an ``int64`` array of rows (seat to the right, kind, card
     code or -1), kinds of :mod:`.engine._kernels.history` (a pass is read as a declined take
     when its seat is next after the discarder, R9.1, else as a declined call, R9.2).
 
-    Checked, each error naming the entry (``history[i]``) and what is allowed: the form, the
+    ``history`` may be ``"@FILE"``: the events are read from that file. Checked, each error
+    naming the entry (``history[i]``) and what is allowed: the form, the
     seat, the action, the card (R1; never a discarded joker, R6; none for an opponent's stock
     draw); a ``pass``, ``take`` or ``call`` must answer the live discard of the same card (the
     last ``discard`` before it, not yet taken, called or buried by the next player's draw);
@@ -55,6 +66,8 @@ def check_history(history, players, card, discarder, rules):
     form = _FORM.format(hi=hi)
     if history is None:
         return np.zeros((0, _H.H_COLS), np.int64)
+    if isinstance(history, str) and history.startswith("@"):
+        history = _read_file(history)
     if isinstance(history, str):
         history = _split_text(history)
     if isinstance(history, (bytes, dict)) or not hasattr(history, "__iter__"):
