@@ -21,10 +21,13 @@ keys hashed from the hand's deal key (itself a hash of seed, game, hand and atte
 ``(k, s, i)``: a decision is a function of the run's seed and of what the seat knows, the same
 on any number of threads.
 
-Decide only what the rollouts decide (issue 29): the rollouts are played in
-:data:`SEARCH_LOOKS` batches and stop as soon as :func:`seq_verdict` decides (a t test at
-``0.05 / SEARCH_LOOKS`` a look, Bonferroni); when they do not decide, the seat gives the answer
-its player model gave in the dry run (the expert's, for the ``search`` preset).
+The table is read as the advisor reads it (issue 29): each sample replays the unopened
+opponents' past turns (:func:`.history.forward_prior`), so a seat deep into the hand is as
+close to its contract as the model typically is by then. Decide only what the rollouts
+decide: the rollouts are played in :data:`SEARCH_LOOKS` batches and stop as soon as
+:func:`seq_verdict` decides (a t test at ``0.05 / SEARCH_LOOKS`` a look, Bonferroni); when
+they do not decide, the seat gives the answer its player model gave in the dry run (the
+expert's, for the ``search`` preset).
 
 Search workspace ``sw`` (:func:`new_search_ws`): tables ``snap`` (the dry run), ``kb`` (the
 seat's knowledge), ``samp``, ``br`` (a sample and its branch); ``pool[pack]``, ``opp[P]``,
@@ -40,6 +43,7 @@ from numba import njit, prange, uint64
 
 from . import branch as B
 from . import engine as E
+from . import history as H
 from . import rng as R
 from .reading import _call_limit, _needed_memo, _needed_memo_upto
 from .table import PS_MEETS
@@ -118,8 +122,10 @@ def _prepare(rules, pol, t, sw, seat):
 
 @njit(cache=True, _nrt=False)
 def _one_rollout(rules, pol, t, sw, seat, ask_mask, n_pool, i):
-    """Rollout ``i`` of ``seat``'s decision (after :func:`_prepare`): act minus pass of its
-    relative penalty (own penalty with ``P_SEARCH_PENALTY``)."""
+    """Rollout ``i`` of ``seat``'s decision (after :func:`_prepare`): the unseen cards dealt
+    at random, each unopened opponent's past turns replayed by the player model
+    (:func:`.history.forward_prior`, as the advisor's ``past_turns``), then act minus pass
+    of its relative penalty (own penalty with ``P_SEARCH_PENALTY``)."""
     kb, samp, br = sw[1], sw[2], sw[3]
     pool, opp, res, mpol, rst = sw[4], sw[5], sw[7], sw[8], sw[9]
     base = t[13][0, 0]  # the hand's deal key: seed, game, hand, attempt (C3)
@@ -127,6 +133,8 @@ def _one_rollout(rules, pol, t, sw, seat, ask_mask, n_pool, i):
     rst[0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH)
     rst[1] = uint64(0)
     B._sample_situation(kb, samp, pool, n_pool, opp, 0, rst)
+    # the stock left is read: each unopened opponent's past turns replayed (issue 29)
+    H.forward_prior(rules, mpol, samp, seat, rst)
     for r in range(samp[13].shape[0]):
         samp[13][r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
         samp[13][r, 1] = uint64(0)
