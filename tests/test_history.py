@@ -420,3 +420,30 @@ def test_the_sentence_names_the_opening_double_when_its_chance_moves():
                                                          "relative_hi": -0.2},
                       pd.DataFrame({"out": [0.3, 0.3]}), 2000, "rollouts", "relative", {})
     assert "clearly" not in s and "slightly" in s
+
+
+def rank_counts(t, out):
+    """Twin of :func:`history.rank_counts`: copies of each rank (and jokers) per seat."""
+    hand = t[0]
+    for p in range(out.shape[0]):
+        out[p, :13] = [sum(hand[p, s * 13 + r] for s in range(4)) for r in range(13)]
+        out[p, 13] = hand[p, 52]
+
+
+def test_rank_counts_is_its_twin_and_the_uniform_ranks_are_uniform():
+    rv, pol, samp = _sample(3)
+    a = np.zeros((4, H.RANK_COLS), np.int64)
+    b = np.ones((4, H.RANK_COLS), np.int64)
+    H.rank_counts(samp, a)
+    rank_counts(samp, b)
+    assert (a == b).all() and (a.sum(1) == 13).all()
+    # dealt uniformly (and no pass implied: you are next, R9.1), each opponent's mean count
+    # of a rank is its share of the hidden cards
+    adv = ks.advise(**dict(CASE, discarder=1), stock_left=45, rollouts=1500, past_turns=False,
+                    seed=8, policies="greedy")
+    assert adv.ess == 1500
+    for rank in ("A", "7", "K", "JK"):
+        expect = (_uniform_count(adv, 1, rank) if rank != "JK"
+                  else 13 * 4 / adv.situation["hidden"])
+        for seat in (1, 2, 3):
+            assert adv.sampled_ranks.loc[seat, rank] == pytest.approx(expect, rel=0.2)
