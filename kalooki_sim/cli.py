@@ -372,10 +372,11 @@ def cmd_advise(args) -> int:
     kw = dict(players=args.rule_players or 4, discarder=args.discarder, stock_left=args.stock_left,
               calls_made=args.calls_made, opened=tuple(args.opened or ()), table=tuple(table),
               seen=tuple(seen), known=args.known, hand_sizes=args.hand_sizes,
-              reshuffled=args.reshuffled, objective=args.objective,
+              reshuffled=args.reshuffled, history=args.history,
+              past_turns=not args.no_past_turns, objective=args.objective,
               policies=_policies(args.policies), rollouts=args.rollouts,
-              margin=args.margin, time_limit=args.time_limit, seed=args.seed,
-              rules=rules_from(args), progress=_progress(args))
+              margin=args.margin, time_limit=args.time_limit, decide=args.decide,
+              seed=args.seed, rules=rules_from(args), progress=_progress(args))
     a = advise(" ".join(hand), card[0], args.contract, **kw)
     if args.csv is None:
         print(a)
@@ -485,7 +486,9 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
   kalooki advise --cards "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
       --opened 1,3 --table "5♠ 5♥ 5♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" --rollouts 500
   kalooki advise --cards "..." --card 7♥ --contract 6 --known "1:7♠ 7♦" --known "3:2♣" \\
-      --hand-sizes 1:15 --objective penalty""",
+      --hand-sizes 1:15 --objective penalty
+  kalooki advise --cards "..." --card 7♥ --contract 6 --discarder 2 \\
+      --history "3:discard:7♦, 2:pass:7♦, 2:draw, 2:discard:7♥"   # or --history @events.txt""",
     "review": """examples:
   kalooki review --seed 1 --game 0 --hand 9 --seat 0                  # the table of decisions
   kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
@@ -663,6 +666,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reshuffled", action="store_true",
                    help="the stock was made again from the pile (R13): the next empty stock "
                         "voids the hand; give --stock-left")
+    p.add_argument("--history", default=None, metavar="EVENTS",
+                   help='what the table saw, in order: SEAT:ACTION[:CARD] separated by commas, '
+                        'e.g. "3:discard:7♦,1:pass:7♦,2:draw" (seat to your right, 0: you; '
+                        "actions discard, pass, take, call, draw), or @FILE, one per line")
+    p.add_argument("--no-past-turns", action="store_true",
+                   help="deal the hidden hands uniformly, without replaying the opponents' "
+                        "past turns (the stock left is then not read)")
     p.add_argument("--objective", choices=["relative", "penalty"], default="relative",
                    help="relative: your penalty minus the table's mean, doubles counted (what "
                         "decides a game); penalty: your own penalty alone")
@@ -675,6 +685,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: no early stop)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="stop early after SECONDS (default: no limit)")
+    p.add_argument("--decide", action="store_true",
+                   help="stop as soon as the rollouts decide (a sequential test, 5%% error "
+                        "over all its looks); 'unsure' if the budget runs out first")
     p.add_argument("--seed", type=int, default=0, help="the seed of the rollouts")
     _add_output(p)
     add_rules_flags(p)

@@ -440,7 +440,9 @@ display(Markdown(
 # seen, and plays each sample both ways. The value is your penalty minus the table's mean
 # (doubles counted; lower is better). A verdict is a statement of confidence: **good** when the
 # 95% interval of (taken minus the other choice) lies wholly on the side of the choice made,
-# **mistake** when it lies wholly on the other side, **close** when it holds zero.
+# **mistake** when it lies wholly on the other side, **close** when it holds zero (the review's
+# `verdict_95`; its `verdict` reads all the hand's decisions at once, with Holm's adjustment,
+# so that one lucky interval among many is not called a mistake).
 
 # %%
 rev_trace = ks.trace(seed=stream(6), game=0, hand=2, policies="expert")
@@ -454,10 +456,10 @@ plots.table(pd.DataFrame({
     "what the seat did": rev["action"],
     "act − not, points (95% interval)": [plots.num_ci(r.d_value, r.d_value_lo, r.d_value_hi,
                                                       1, True) for r in rev.itertuples()],
-    "verdict": rev["verdict"]}),
+    "verdict": rev["verdict_95"]}),
     f"Seat 0's {len(rev)} decisions in one hand 2 (four expert players), {n_rev:,} paired "
     "rollouts each")
-counts = rev["verdict"].value_counts()
+counts = rev["verdict_95"].value_counts()
 display(Markdown(
     f"Of seat 0's {len(rev)} decisions, {counts.get('good', 0)} "
     f"{'was' if counts.get('good', 0) == 1 else 'were'} **good**, "
@@ -470,7 +472,7 @@ display(Markdown(
 # **Exercise 6.** Recompute every verdict of the table from its interval: the seat acted
 # when *what the seat did* is take or call; acting is better when the whole interval of
 # *act − not* lies below zero, not acting when it lies above. (The numbers unrounded are in
-# `teaching_review.csv`: `action`, `d_value`, `d_value_lo`, `d_value_hi`, `verdict`.)
+# `teaching_review.csv`: `action`, `d_value`, `d_value_lo`, `d_value_hi`, `verdict_95`.)
 
 # %%
 acted = rev["action"].isin(["take", "call"])
@@ -486,7 +488,7 @@ def better_text(r):
     return "acting" if r["d_value_hi"] < 0 else "not acting" if r["d_value_lo"] > 0 else "neither"
 
 
-check(bool((mine == rev["verdict"].to_numpy()).all()),
+check(bool((mine == rev["verdict_95"].to_numpy()).all()),
       f"all {len(rev)} verdicts follow from their intervals "
       f"({', '.join(f'{k} {v}' for k, v in counts.items())}).",
       ["Read each row's interval of act − not: wholly below zero, acting was better; wholly "
@@ -496,7 +498,7 @@ check(bool((mine == rev["verdict"].to_numpy()).all()),
        f"For example turn {int(ex['turn'])}: the seat's {ex['decision']} of {ex['card']}, it "
        f"{'acted' if ex_acted else 'did not act'} ({ex['action']}); act − not is "
        f"{plots.num_ci(ex['d_value'], ex['d_value_lo'], ex['d_value_hi'], 1, True)}, so "
-       f"{better_text(ex)} was clearly better: {ex['verdict']}.",
+       f"{better_text(ex)} was clearly better: {ex['verdict_95']}.",
        f"Doing this for all {len(rev)} rows gives the table's verdicts."])
 
 # %%

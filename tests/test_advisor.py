@@ -276,3 +276,24 @@ def test_the_sentence_never_reads_a_chance_going_from_0_percent_to_0_percent():
     assert "stays at 0%" in text(0.0, 0.0)
     assert "goes from 31% to 45%" in text(0.45, 0.31)
     assert "from 0% to 0%" not in text(0.002, 0.004)
+
+
+def test_V1_R3_a_group_of_three_copies_is_read_with_the_rules_pack():
+    # V1: seven players play with four decks (pack="by-table"), so three 10♥ are a legal group
+    # (R3); the table's melds were read with the default two-deck pack and raised
+    rules = ks.Rules(players=7, pack="by-table")
+    assert rules.decks >= 3
+    a = ks.advise("4♠ 5♠ 6♠ 9♦ 9♣ K♣ 2♥ 3♥ 8♣ 7♦", "9♠", 2, opened=(1,),
+                  table=[(1, "10♥ 10♥ 10♥")], rules=rules, rollouts=4, policies="greedy")
+    assert a.rollouts == 4 and a.situation["table"] == [["10♥", "10♥", "10♥"]]
+    # the default pack still refuses the same history (R1: two copies of each card)
+    with pytest.raises(ValueError, match="10♥"):
+        ks.advise("4♠ 5♠ 6♠ 9♦ 9♣ K♣ 2♥ 3♥ 8♣ 7♦", "9♠", 2, opened=(1,),
+                  table=[(1, "10♥ 10♥ 10♥")], rollouts=4, policies="greedy")
+
+
+def test_V1_R10_lay_off_reads_the_rules_pack():
+    from kalooki_sim.game.melds import lay_off
+
+    rules = ks.Rules(players=7, pack="by-table")
+    assert lay_off("10♥ 10♥ 10♥", "10♥", rules=rules) == ["10♥"] * 4

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import kalooki_sim as ks
+from kalooki_sim.studies._history import check_history
 from kalooki_sim.studies.review import verdict, walk
 
 
@@ -82,11 +83,17 @@ def test_R9_each_situation_is_the_seats_knowledge_and_agrees_with_the_table(seed
             for k, n in sit["hand_sizes"].items():
                 assert n == sum(h[(seat - k) % rules.players].values())
             args = {k: v for k, v in sit.items()
-                    if k not in ("known", "hand_sizes", "reshuffled")}
+                    if k not in ("known", "hand_sizes", "reshuffled", "history")}
             *_, info = _situation(**args, players=rules.players, rules=rules,
                                   known=sit["known"], hand_sizes=sit["hand_sizes"],
                                   reshuffled=sit["reshuffled"])
             assert info["buried_unknown"] == 0
+            # the public history read from the records is a legal one (R6, R9) ending at
+            # this offer, with no card of a draw but the seat's own
+            ev = check_history(sit["history"], rules.players, ks.to_codes(m.card)[0],
+                               sit["discarder"], rules)
+            assert len(ev) == len(sit["history"])
+            assert all(c is None for _, a, c in sit["history"] if a == "draw")
 
 
 def test_R9_the_review_never_reads_hidden_cards(hand6):
@@ -131,7 +138,61 @@ def test_review_table_has_a_row_per_decision_and_its_verdict_follows_the_interva
     assert (r["d_value_lo"] <= r["d_value"]).all() and (r["d_value"] <= r["d_value_hi"]).all()
     want = [verdict(a, lo, hi) for a, lo, hi in zip(acted, r["d_value_lo"], r["d_value_hi"],
                                                     strict=True)]
-    assert r["verdict"].tolist() == want
+    assert r["verdict_95"].tolist() == want
+    # the verdict is read over the hand's decisions: Holm's step-down, a naive twin
+    p = r["p_value"].to_numpy(float)
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adj = np.empty(m)
+    running = 0.0
+    for i, j in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p[j]))
+        adj[j] = running
+    assert np.allclose(r["p_holm"], adj)
+    for a, dv, ph, v in zip(acted, r["d_value"], adj, r["verdict"], strict=True):
+        assert v == ("close" if ph >= 0.05 else "good" if (dv < 0) == a else "mistake")
+    # an adjusted verdict is never bolder than the decision's own 95% reading
+    assert not ((r["verdict"] != "close") & (r["verdict_95"] == "close")).any()
+    # the p-value is the test the interval inverts: below 5% exactly when it excludes zero
+    assert ((r["p_value"] < 0.05) == ((r["d_value_hi"] < 0) | (r["d_value_lo"] > 0))).all()
+
+
+def test_each_decision_has_its_reason_in_words(hand6):
+    r = ks.review(hand6, 2, rollouts=20, policies="greedy", seed=2)
+    for row in r.itertuples(index=False):
+        nb = "-" if pd.isna(row.needed_before) else str(row.needed_before)
+        assert row.reason.startswith(f"cards needed {nb} -> ")
+        assert "caught by an opening double" in row.reason
+        assert 0 <= row.doubled_act <= 1 and 0 <= row.doubled_pass <= 1
+
+
+def test_V1_R3_a_seven_player_trace_with_a_three_copy_group_is_reviewed():
+    # V1: pack="by-table" gives seven players more decks; a group of three copies (R3) was
+    # read with the default pack and raised
+    rules = ks.Rules(players=7, pack="by-table")
+    t = ks.trace(seed=9036, game=0, hand=2, policies="expert", rules=rules)
+    groups = [r["cards"] for r in t.records if r["event"] == "meld"]
+    assert any(Counter(c for c, _ in g).most_common(1)[0][1] > 2 for g in groups)
+    r = ks.review(t, 0, rollouts=4, policies="greedy")
+    assert len(r) > 0 and set(r["verdict"]) <= {"good", "mistake", "close"}
+
+
+def test_R9_the_review_reads_the_hands_history_into_the_samples(hand6):
+    with_h = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1)
+    without = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1, history=False)
+    assert (without["ess"] == 60).all() or (without["history_strength"] == 1).all()
+    assert (with_h["ess"] <= 60 + 1e-9).all() and (with_h["history_strength"] <= 1).all()
+    assert (with_h["ess"] < without["ess"]).any()
+    assert not with_h["d_value"].equals(without["d_value"])
+
+
+def test_the_page_numbers_attempts_as_the_table_does(hand6):
+    from kalooki_sim.report.review_page import review_html
+
+    table = ks.review(hand6, 0, rollouts=10, policies="greedy")
+    page = review_html(hand6, 0, table, title="Review")
+    assert set(table["attempt"]) == {0}
+    assert ", attempt 0" in page and ", attempt 1" not in page
 
 
 def test_C3_the_review_is_the_same_on_one_or_two_threads():

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._stats import holm_adjust
 from ..game._checks import (
     check_choice,
     check_int,
@@ -62,16 +63,9 @@ def _checked_pvalues(pvalues, omit_nan: bool, name: str = "pvalues") -> np.ndarr
 
 
 def _holm(p: np.ndarray) -> np.ndarray:
-    """:func:`holm` on a checked array; NaN entries are left out and stay NaN."""
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
-    out[order] = adj
-    return out
+    """:func:`holm` on a checked array; NaN entries are left out and stay NaN (the method's one
+    home is :func:`kalooki_sim._stats.holm_adjust`)."""
+    return holm_adjust(p)
 
 
 def sign_claims(names, estimate, pvalues, alpha: float = 0.05) -> dict:

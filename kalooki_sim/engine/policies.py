@@ -109,7 +109,10 @@ class Policy:
         acting and passing with the same later random draws, every seat playing ``model``;
         the seat acts when acting lowers the mean of its *relative* penalty (own penalty
         minus the table's mean penalty, doubles counted, R12: what decides a game;
-        ``objective``) by more than ``margin`` points. With ``screen`` only offers whose card
+        ``objective``) by more than ``margin`` points and the rollouts decide it (a
+        sequential t test over three looks, 5% in all, Bonferroni; issue 29), passes when
+        they decide passing is better, and otherwise gives the answer the other fields (its
+        expert rules) give. With ``screen`` only offers whose card
         cuts its cards still needed are searched; the others are passed, as the expert's rules
         pass them. The other decisions (opening, melds, lay-offs, discards) and
         the calls' limit follow the other fields. Not with Tuluki rules (V9), nor inside the
@@ -312,8 +315,10 @@ def preset(name: str) -> Policy:
     * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9) of a card
       that cuts its cards still needed (``screen``), which it decides by 24 paired rollouts
       per decision (``rollouts``) from what it knows, every seat of the rollouts playing
-      ``expert`` (``model``), acting when that lowers its penalty against the table's mean
-      (doubles counted, ``objective="relative"``) at all (``margin=0``); see
+      ``expert`` (``model``), acting when the rollouts decide that lowers its penalty
+      against the table's mean (doubles counted, ``objective="relative"``) at all
+      (``margin=0``), passing when they decide the other way, and keeping the expert's own
+      answer when they do not decide (issue 29); see
       :class:`Policy`'s ``search``. Other settings:
       ``dataclasses.replace(preset("search"), name="search-64", rollouts=64)``.
 

@@ -211,13 +211,21 @@ def solve_opening(hand, contract, rules=None) -> Opening | None:
 _OWNER, _OTHER = 0, 1
 
 
-def meld_record(cards, owner: int = 0) -> np.ndarray:
+def meld_record(cards, owner: int = 0, rules=None) -> np.ndarray:
     """The kernel record (see :mod:`kalooki_sim.game._kernels.layoff`) of a meld given as cards.
 
-    ``owner`` is the seat that laid it, 0-7.
+    ``owner`` is the seat that laid it, 0-7. ``rules`` gives the pack the cards come from (V1:
+    with three decks a group may hold three 10♥); the Jamaican two-deck pack by default.
+
+    Examples
+    --------
+    >>> from kalooki_sim import Rules
+    >>> rec = meld_record("10♥ 10♥ 10♥", rules=Rules(players=7, pack="by-table"))
+    >>> int(rec[2]), int(rec[6])  # a group (KEY: rank 10) of three naturals (NAT)
+    (10, 3)
     """
     owner = check_int("owner", owner, 0, PLAYERS_HI - 1, why="a seat")
-    codes = to_codes(cards)
+    codes = to_codes(cards, rules)
     rec = np.zeros(_lk.MELD_COLS, dtype=np.int64)
     rec[_lk.OWNER] = owner
     grp = _group_of(codes)
@@ -290,7 +298,7 @@ def lay_off(meld, card, own: bool = True, rules=None) -> list[str] | None:
     rules = as_rules(rules)
     codes = to_codes(meld, rules)
     c = _one_card(card, rules)
-    rec = meld_record(codes, owner=_OWNER)
+    rec = meld_record(codes, owner=_OWNER, rules=rules)
     out = np.zeros_like(rec)
     res = _lk.lay_off_kernel(
         rec, c, _OWNER if own else _OTHER, rules.free_extension, rules.jokers_on_others, out

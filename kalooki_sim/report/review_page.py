@@ -72,10 +72,9 @@ def _decision_text(row) -> str:
     return (f'<span class="v {row["verdict"]}">{row["verdict"]}</span> '
             f"{act} {_card(row['card'])}? you <b>{row['action']}</b>; advisor: {advice}<br>"
             f"{act} {row['value_act']:+.1f} vs {pas} {row['value_pass']:+.1f} points; "
-            f"difference {d:+.1f} [{lo:+.1f}, {hi:+.1f}]<br>"
-            f'<span class="note">cards needed {_na(row["needed_before"])} → '
-            f"{_na(row['needed_after'])} with it; outs {_na(row['outs_before'])} → "
-            f"{_na(row['outs_after'])}</span>")
+            f"difference {d:+.1f} [{lo:+.1f}, {hi:+.1f}], p {row['p_value']:.3f}, "
+            f"after Holm {row['p_holm']:.3f}<br>"
+            f'<span class="note">{html.escape(row["reason"])}</span>')
 
 
 def _na(v) -> str:
@@ -135,6 +134,7 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
            "<div class='legend'><b>Verdicts.</b> "
            + " ".join(f"<span class='v {k}'>{k}</span> {html.escape(v)}."
                       for k, v in VERDICTS.items())
+           + " The attempts are numbered as the trace and the table number them, from 0."
            + "<br><b>Advisor.</b> clearly: the 95% interval of the difference excludes zero; "
              "probably: only the one-sided 80% bound does. "
            + f"<br><b>Columns.</b> {html.escape(LEGEND)}</div>"]
@@ -143,7 +143,7 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
         is_void = any("void" in n for e in entries if e["kind"] == "end"
                       for n in e.get("notes", []))
         head = (f"Game {h['game']}, hand {h['hand']} ({_contract_text(h['groups'], h['runs'])})"
-                f", attempt {h['attempt'] + 1}" + (" — void, dealt again (R13)" if is_void
+                f", attempt {h['attempt']}" + (" — void, dealt again (R13)" if is_void
                                                    else ""))
         out.append(f"<h2>{html.escape(head)}</h2>")
         out.append("<table><caption>Timeline of seat "
@@ -171,7 +171,7 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
 def _decisions_table(table) -> str:
     """Every decision in one captioned table (the DataFrame of :func:`kalooki_sim.review`)."""
     head = ["hand", "attempt", "turn", "decision", "card", "you", "advisor", "act", "not act",
-            "act − not act [95%]", "needed", "outs", "verdict"]
+            "act − not act [95%]", "p (Holm)", "needed", "outs", "verdict"]
     out = ["<table><caption>Every decision: the objective's expected value of acting (take or "
            "call) and of not (draw or pass), points, lower is better; cards needed and outs "
            "before → with the card</caption><thead><tr>"
@@ -179,11 +179,12 @@ def _decisions_table(table) -> str:
     for r in table.itertuples(index=False):
         adv = "unsure" if r.advice == "unsure" else f"{r.advice} ({r.confidence})"
         out.append(
-            f"<tr><td class='num'>{r.hand}</td><td class='num'>{r.attempt + 1}</td>"
+            f"<tr><td class='num'>{r.hand}</td><td class='num'>{r.attempt}</td>"
             f"<td class='num'>{r.turn}</td><td>{r.decision}</td><td>{_cards([r.card])}</td>"
             f"<td>{r.action}</td><td>{adv}</td><td class='num'>{r.value_act:+.1f}</td>"
             f"<td class='num'>{r.value_pass:+.1f}</td><td class='num'>{r.d_value:+.1f} "
             f"[{r.d_value_lo:+.1f}, {r.d_value_hi:+.1f}]</td>"
+            f"<td class='num'>{r.p_holm:.3f}</td>"
             f"<td class='num'>{_na(r.needed_before)} → {_na(r.needed_after)}</td>"
             f"<td class='num'>{_na(r.outs_before)} → {_na(r.outs_after)}</td>"
             f"<td><span class='v {r.verdict}'>{r.verdict}</span></td></tr>")

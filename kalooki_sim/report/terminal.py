@@ -86,6 +86,8 @@ def advice_table(a):
     out["objective"] = getattr(a, "objective", None)
     for k, v in getattr(a, "needed", {}).items():
         out[k] = v
+    out["ess"] = getattr(a, "ess", float("nan"))
+    out["history_strength"] = getattr(a, "history_strength", 1.0)
     out["recommendation"] = a.recommendation
     return out
 
@@ -112,4 +114,5 @@ def review_table(table):
                                                         table["needed_after"], strict=True)],
         "outs": [f"{na(a)} -> {na(b)}" for a, b in zip(table["outs_before"],
                                                       table["outs_after"], strict=True)],
+        "p (Holm)": table["p_holm"].map("{:.3f}".format),
         "verdict": table["verdict"]})

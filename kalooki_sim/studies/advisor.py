@@ -16,16 +16,16 @@ the table's mean (doubles counted), which is what decides a game (R12, R14).
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numba
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from .._stats import share_text, t_interval
-from ..engine._kernels import branch as _B
+from .._stats import share_text
 from ..engine._kernels import engine as _E
+from ..engine._kernels import history as _H
 from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..engine.policies import no_search
 from ..game._checks import check_bool, check_choice, check_int, check_real, not_allowed
@@ -34,9 +34,20 @@ from ..game._progress import progress_bar
 from ..game.cards import JOKER, N_CODES, card_text, to_codes_named
 from ..game.melds import _one_card, meld_record, resolve_contract
 from ..players.needed import cards_needed, outs
+from ._history import check_history, engine_events
+from ._weighted import (  # noqa: F401  (confidence is public here; the rest for the tests)
+    RC,
+    SEQ_ALPHA,
+    _decided,
+    _ess_floor,
+    _summary,
+    _t3,
+    _temper,
+    confidence,
+)
 
 BATCH = 250  # rollouts between checks of the margin and the clock
-RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relative
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
 
 #: what the advisor can optimise, defined for a reader
 OBJECTIVES = {
@@ -66,14 +77,26 @@ class Advice:
     the table's mean penalty), the chance of going ``out`` first, of being caught ``doubled``,
     of the hand ending ``void``, each with its 95% interval (``_lo``, ``_hi``; see
     :data:`LEGEND`). ``difference``: act minus not act, paired (``penalty``, ``relative``,
-    ``out``, each with ``_lo``/``_hi``). ``objective``: ``"relative"`` or ``"penalty"``, the
-    difference the advice is read from. ``action``: ``"call"``, ``"pass"``, ``"take"``,
+    ``out``, each with ``_lo``/``_hi`` and ``_p``, the two-sided p-value of the paired t
+    test). ``objective``: ``"relative"`` or ``"penalty"``, the difference the advice is read
+    from. ``action``: ``"call"``, ``"pass"``, ``"take"``,
     ``"draw"`` or ``"unsure"``. ``confidence``: ``"clearly"`` (the 95% interval of the paired
     difference excludes zero), ``"probably"`` (the one-sided 80% bound does, the 95% interval
     not), or ``"unsure"``. ``needed``: cards still needed and outs without and with the card
     (``needed_before``, ``needed_after``, ``outs_before``, ``outs_after``; None when no card
     that can still come lays the contract). ``recommendation``: the sentence; ``rollouts``:
-    paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"`` or ``"time_limit"``.
+    paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"``, ``"time_limit"`` or
+    ``"decided"`` (``decide=True``: the sequential rule decided).
+
+    What the table showed is read into the hidden hands (issue 29): ``history_events``: the
+    opponents' events weighed (those typed, and the passes of the seats asked before you);
+    ``ess``: the effective sample size of the rollouts' weights, ``(sum w)^2 / sum w^2``
+    (the rollouts when nothing is weighed); ``history_strength``: the power the weights were
+    raised to (1: the whole history; less when the weights collapsed below
+    ``max(min(30, n / 4), n / 10)`` for ``n`` rollouts and were tempered to keep that many, a
+    fall back that ``fallback`` describes and a warning announces); ``sampled_ranks``: the
+    weighted mean count per rank (A..K, JK) of each opponent's sampled hand, one row per seat
+    to your right.
     """
 
     table: pd.DataFrame
@@ -87,6 +110,11 @@ class Advice:
     objective: str = "relative"
     confidence: str = "unsure"
     needed: dict = field(default_factory=dict)
+    ess: float = float("nan")
+    history_strength: float = 1.0
+    fallback: str = ""
+    sampled_ranks: pd.DataFrame = field(default_factory=pd.DataFrame)
+    history_events: int = 0
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -95,9 +123,14 @@ class Advice:
                 shown[c] = (100 * shown[c]).map("{:.1f}%".format)
             elif c.startswith(("penalty", "relative")):
                 shown[c] = shown[c].map("{:.1f}".format)
+        ev = f"{self.history_events} opponent event{'s' if self.history_events != 1 else ''}"
+        read = (f"hidden hands: {ev} read; effective sample "
+                f"size {self.ess:,.0f} of {self.rollouts:,} rollouts"
+                + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
+                   if self.fallback else ""))
         return (f"{self.recommendation}\n\nobjective: {self.objective} "
-                f"({OBJECTIVES[self.objective]})\n\n{shown.to_string(index=False)}\n\n"
-                f"{LEGEND}")
+                f"({OBJECTIVES[self.objective]})\n{read}\n\n{shown.to_string(index=False)}"
+                f"\n\n{LEGEND}")
 
 
 def _contract_text(g, r):
@@ -146,7 +179,7 @@ def _melds(table, opened, players, rules):
             owner = opened[i % len(opened)]
         codes = to_codes_named("table", m, rules)
         try:
-            rec = meld_record(codes)
+            rec = meld_record(codes, rules=rules)  # V1: the rules' pack, not the default
         except ValueError as e:
             raise ValueError(f"table: {e}") from None
         out.append((owner, rec, codes))
@@ -437,68 +470,43 @@ def _needed(info, rules):
     return out
 
 
-def _t3(x):
-    """Mean of the rollouts ``x`` with its 95% Student t interval (NaN bounds below two)."""
-    return t_interval(x)[:3]
-
-
-def _wilson(k: int, n: int):
-    """Share ``k / n`` with its 95% Wilson score interval (``scipy.stats.binomtest``)."""
-    ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
-    return k / n, float(ci.low), float(ci.high)
-
-
-def _summary(res, act_name, pass_name):
-    """The per-action table and the paired differences of rollout results ``res`` (columns
-    :data:`RC` per branch, acting first)."""
-    rows = []
-    for name, o in ((act_name, 0), (pass_name, RC)):
-        row = {"action": name}
-        for j, col in ((0, "penalty"), (4, "relative")):
-            m, lo, hi = _t3(res[:, o + j])
-            row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
-        for j, col in ((1, "out"), (2, "doubled"), (3, "void")):
-            p, plo, phi = _wilson(int(res[:, o + j].sum()), len(res))
-            row.update({col: p, f"{col}_lo": plo, f"{col}_hi": phi})
-        row["rollouts"] = len(res)
-        rows.append(row)
-    diff = {}
-    for j, col in ((0, "penalty"), (4, "relative"), (1, "out")):
-        m, lo, hi = _t3(res[:, j] - res[:, RC + j])
-        diff.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi)})
-    return pd.DataFrame(rows), diff
-
-
-def confidence(d):
-    """How sure the paired differences ``d`` (act minus pass, lower is better) say which choice
-    is better: ``("clearly", sign)`` when the 95% Student t interval excludes zero,
-    ``("probably", sign)`` when only the one-sided 80% bound on the side of the mean does,
-    else ``("unsure", 0)``; ``sign`` is -1 when acting is better, +1 when passing is.
-
-    Examples
-    --------
-    >>> confidence([-3.0, -2.0, -4.0, -3.5])
-    ('clearly', -1)
-    >>> confidence([1.0, -1.0, 2.0, -2.0])
-    ('unsure', 0)
-    """
-    d = np.asarray(d, float)
-    m, lo, hi = _t3(d)
-    if d.size < 2 or not np.isfinite(m):
-        return "unsure", 0
-    if hi < 0 or lo > 0:
-        return "clearly", -1 if m < 0 else 1
-    se = float(d.std(ddof=1)) / np.sqrt(d.size)
-    bound = stats.t.ppf(0.80, d.size - 1) * se  # one-sided 80%
-    if m + bound < 0:
-        return "probably", -1
-    if m - bound > 0:
-        return "probably", 1
-    return "unsure", 0
-
-
 _SURE = {"clearly": "clearly: the 95% interval of the difference excludes zero",
          "probably": "probably: the one-sided 80% bound excludes zero, the 95% interval does not"}
+_SURE_SEQ = ("clearly: the sequential test decided, at 5% over all its looks (decide=True)")
+SMALL = 1.0  # points: a difference below this is "slight" in words, however sure
+LIKELY_VOID = 0.5  # a void share from which the sentence says the hand is likely void (R13)
+DOUBLE_SAYS = 0.05  # a change in the chance of being caught doubled the sentence names (R12)
+
+
+def _why(act_name, verb, diff, table, objective):
+    """The clauses that say what decides: the opening double (R12) when its chance moves, own
+    points when they go the other way from the points against the table, a likely void
+    (R13)."""
+    out = []
+    if "doubled" in table:
+        q_act, q_pass = float(table["doubled"].iat[0]), float(table["doubled"].iat[1])
+        if abs(q_act - q_pass) >= DOUBLE_SAYS:
+            how = "raises" if q_act > q_pass else "lowers"
+            keep = ("passing keeps you out of it more often" if q_act > q_pass else
+                    f"{verb} it gets you out of it more often")
+            out.append(f"{verb} it {how} your chance of being caught by an opening double "
+                       f"(R12: every other hand pays double) from {share_text(q_pass)} to "
+                       f"{share_text(q_act)}: {keep}")
+    if objective == "relative" and "penalty" in diff:
+        dp, dr = diff["penalty"], diff["relative"]
+        other = np.sign(dp) != np.sign(dr) and max(abs(dp), abs(dr)) >= SMALL
+        if other or abs(dp - dr) >= max(2 * SMALL, abs(dr) / 2):
+            out.append(("your own points go the other way: " if other else "")
+                       + f"{verb} it changes your own expected penalty by {dp:+.1f} (95% "
+                       f"interval {diff['penalty_lo']:+.1f} to {diff['penalty_hi']:+.1f}) "
+                       f"and your points against the table by {dr:+.1f}")
+    if "void" in table:
+        v = max(float(table["void"].iat[0]), float(table["void"].iat[1]))
+        if v >= LIKELY_VOID:
+            out.append(f"the hand is likely void (R13: the stock runs out twice in "
+                       f"{share_text(v)} of the rollouts and nobody scores), so little rides "
+                       "on this choice")
+    return "".join(f" Why: {c}." if i == 0 else f" Also, {c}." for i, c in enumerate(out))
 
 
 def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objective, needed):
@@ -507,10 +515,13 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
     verb = {"take": "taking", "call": "calling"}[act_name]
     what = _WHAT[objective]
     p_act, p_pass = table["out"].iat[0], table["out"].iat[1]
-    how = (f"over {n:,} paired rollouts" + ("" if stopped_by == "rollouts" else
-                                             f" (stopped by {stopped_by.replace('_', ' ')})"))
-    moves = (f"goes from {share_text(p_pass)} to {share_text(p_act)}" if p_act != p_pass
-             else f"stays at {share_text(p_pass)}")
+    stop = {"rollouts": "", "decided": " (stopped when the sequential test decided)"}
+    how = (f"over {n:,} paired rollouts"
+           + stop.get(stopped_by, f" (stopped by {stopped_by.replace('_', ' ')})"))
+    moves = (f"goes from {share_text(p_pass)} to {share_text(p_act)}"
+             if share_text(p_act) != share_text(p_pass) else
+             f"stays at {share_text(p_pass)}" if p_act == p_pass else
+             f"stays at about {share_text(p_pass)}")
     odds = (f"; your chance of going out first {moves} "
             f"(difference {diff['out']:+.1%}, 95% interval {diff['out_lo']:+.1%} to "
             f"{diff['out_hi']:+.1%})")
@@ -520,22 +531,29 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
             f"{card}; outs (copies still to come that cut it): "
             f"{'-' if nb is None else needed['outs_before']} now, "
             f"{'-' if na is None else needed['outs_after']} after.")
+    why = _why(act_name, verb, diff, table, objective)
     if action == "unsure":
         return (f"Too close to call: {verb} {card} changes your {what} by {d:+.1f} points "
                 f"(95% interval {lo:+.1f} to {hi:+.1f}) {how}, so either choice is reasonable; "
-                f"more rollouts may separate them{odds}.{need}")
+                f"more rollouts may separate them{odds}.{need}{why}")
     better = action == act_name
     head = (f"{action.capitalize()} {card}" if better
             else f"{action.capitalize()}, do not {act_name} {card}")
     change = "lowers" if d < 0 else "raises"
-    return (f"{head} ({_SURE[sure]}): {verb} it {change} your {what} by {abs(d):.1f} "
-            f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.{need}")
+    if abs(d) < SMALL:  # sure, but too small to matter: no "clearly" on half a point
+        label = (f"slightly: {abs(d):.1f} points, under {SMALL:.0f}, is too small to matter "
+                 "much")
+    else:
+        label = _SURE_SEQ if stopped_by == "decided" else _SURE[sure]
+    return (f"{head} ({label}): {verb} it {change} your {what} by {abs(d):.1f} "
+            f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.{need}{why}")
 
 
 def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, calls_made=0,
            opened=(), table=(), seen=(), known=None, hand_sizes=None, reshuffled=False,
-           objective="relative", policies="expert", rollouts=2000, margin=None,
-           time_limit=None, seed=0, rules=None, threads=None, progress=False) -> Advice:
+           history=None, past_turns=True, objective="relative", policies="expert",
+           rollouts=2000, margin=None, time_limit=None, decide=False, seed=0, rules=None,
+           threads=None, progress=False) -> Advice:
     """Should I call (or take) this card? Paired rollouts from one situation (R9).
 
     Parameters
@@ -577,6 +595,21 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     reshuffled : bool
         The stock was made again from the pile (R13): the next empty stock voids the hand and
         the pile (``seen``, the card) can never come back.
+    history : list or str, optional
+        What the table saw, in table order: events ``(seat, action, card)`` with ``seat`` to
+        your right as in ``opened`` (0: you), ``action`` one of ``discard``, ``pass`` (declined
+        to take or call the live discard), ``take``, ``call``, ``draw`` (from the stock: leave
+        the card out or give ``None``); or text ``"3:discard:7♦, 1:pass:7♦, 2:draw"``. Each
+        sample is weighted by how likely the model player (``policies``) was to do exactly
+        what each opponent did with the hand it was dealt (:mod:`.engine._kernels.history`);
+        the seats asked before you about this card passed (R9), history or not. A pass, take
+        or call answers the last discard (R9); a history that ends with a live discard ends
+        with this offer. ``known`` still says which taken or called cards a seat holds.
+    past_turns : bool
+        Replay each unopened opponent's past turns (a draw and the model's discard each, as
+        many as the stock left implies) on its dealt hand, so a seat deep into the hand is as
+        close to its contract as the model typically is then (default); ``False``: hidden
+        hands dealt uniformly.
     objective : {"relative", "penalty"}
         What the advice minimises: ``"relative"`` (default), your penalty minus the table's
         mean penalty, doubles counted (R12: what decides a game, R14); ``"penalty"``, your own
@@ -589,6 +622,15 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         Stop once the half-width of the objective's paired interval is at most this (points).
     time_limit : float, optional
         Stop after about this many seconds (checked every 250 rollouts).
+    decide : bool
+        Decide only what the rollouts decide (issue 29): play in batches of 250 and stop as
+        soon as the objective's paired difference is significant at level ``0.05 / K`` (two
+        sided), ``K = ceil(rollouts / 250)`` the most looks the budget allows; else play on
+        until the budget (``rollouts``, ``time_limit``) is spent and answer ``"unsure"``. By
+        Bonferroni's inequality over the looks, the chance of a ``"clearly"`` either way when
+        the two choices are worth the same is at most 5% (with weighted samples, up to the
+        normal approximation of the weighted mean). ``False`` (default): the fixed-size
+        reading (``clearly``/``probably``/``unsure`` at the end).
     seed : int
         Seed of the samples and of all play (C3): the same seed gives the same advice, on any
         number of threads.
@@ -611,16 +653,23 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     Raises
     ------
     ValueError
-        For a situation or history that cannot happen: a card given more often than the pack
-        holds it (counting your hand, the card, the pile, the table and ``known``), more known
-        cards than a seat holds, a hand size the rules do not allow, a stock the rest leaves no
-        room for.
+        For a history entry that is malformed or cannot happen (named, e.g. ``history[3]``,
+        with what is allowed); for a situation that cannot happen: a card given more often
+        than the pack holds it (counting your hand, the card, the pile, the table and
+        ``known``), more known cards than a seat holds, a hand size the rules do not allow, a
+        stock the rest leaves no room for.
 
     Notes
     -----
     The hidden cards (the stock, the opponents' unknown cards, any discards you did not list)
-    are dealt uniformly at random given what you typed. Opponents' choices other than the
-    cards they took or called (what they passed, what they discarded) are not used.
+    are dealt at random given what you typed, then each unopened opponent's past turns are
+    replayed (``past_turns``) and the sample is weighted by the history. The estimates are
+    self-normalised weighted means, their intervals on the effective sample size
+    (``Advice.ess``); when the weights collapse below ``max(min(30, n / 4), n / 10)`` for
+    ``n`` rollouts they are tempered (raised to a power below 1) and a ``RuntimeWarning`` says so
+    (``Advice.fallback``). The hand at the time of an event is approximated from the hand
+    now (the later discards given back, later takes and calls and one random unknown card
+    per later draw taken away), and the rest of the table as it is now.
 
     Examples
     --------
@@ -645,9 +694,19 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
         margin = check_real("margin", margin, 0, open_lo=True)
     if time_limit is not None:
         time_limit = check_real("time_limit", time_limit, 0, open_lo=True)
+    past_turns = check_bool("past_turns", past_turns)
+    decide = check_bool("decide", decide)
+    looks = -(-rollouts // BATCH)  # the most looks the budget allows (decide=True)
     base, hand_no, flat, opp, pile_extra, mask, info = _situation(
         hand, card, contract, players, discarder, stock_left, calls_made, opened, table, seen,
         rules, known=known, hand_sizes=hand_sizes, reshuffled=reshuffled)
+    P = rules.players
+    top = _one_card(card, rules)
+    events = _with_passes(check_history(history, P, top, info["discarder"], rules),
+                          info["discarder"], top)
+    ev = np.ascontiguousarray(engine_events(events, P))
+    n_weighed = int(sum(1 for s_, *_ in events if s_ != 0
+                        and s_ not in info["opened"]))
     next_up = info["discarder"] == 1
     act_name, pass_name = _ACT[next_up], _PASS[next_up]
     rv = rules_vector(rules, hand_no)
@@ -656,20 +715,27 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     bar = progress_bar(progress, rollouts, auto_at=0, unit="rollout", desc="kalooki advise")
     t0 = time.perf_counter()
     res = np.zeros((rollouts, 2 * RC), np.float64)
+    logw = np.zeros(rollouts, np.float64)
+    ranks = np.zeros((rollouts, P, _H.RANK_COLS), np.int64)
     j = 4 if objective == "relative" else 0  # the objective's column
     done, stopped_by = 0, "rollouts"
     with _threads(threads):
         nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
         while done < rollouts:
             k = min(BATCH, rollouts - done)
-            _B.rollout_block(seed, rv, pol, base, flat, len(flat), opp, pile_extra, 0, mask,
-                             done, k, nw, rules.pack_size, res[done:done + k])
+            _H.rollout_block(seed, rv, pol, base, flat, len(flat), opp, pile_extra, 0, mask,
+                             done, k, nw, rules.pack_size, ev, len(ev), past_turns,
+                             res[done:done + k], logw[done:done + k], ranks[done:done + k])
             done += k
             bar.update(k)
+            if decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
+                stopped_by = "decided"
+                break
             if done >= rollouts:
                 break
             if margin is not None and done >= 2 * BATCH // 5:
-                _, lo, hi = _t3(res[:done, j] - res[:done, RC + j])
+                w, _, _ = _temper(logw[:done], _ess_floor(done))
+                _, lo, hi = _t3(res[:done, j] - res[:done, RC + j], w)
                 if (hi - lo) / 2 <= margin:
                     stopped_by = "margin"
                     break
@@ -677,13 +743,62 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
                 stopped_by = "time_limit"
                 break
     bar.close()
-    res = res[:done]
-    tab, diff = _summary(res, act_name, pass_name)
-    sure, sign = confidence(res[:, j] - res[:, RC + j])
+    res, logw, ranks = res[:done], logw[:done], ranks[:done]
+    w, beta, ess = _temper(logw, _ess_floor(done))
+    fallback = ""
+    if beta < 1.0:
+        full = _temper(logw, 0)[2]
+        fallback = (f"the history's weights collapsed (effective sample size {full:,.1f} of "
+                    f"{done:,}); they were tempered to strength {beta:.2f} to keep "
+                    f"{ess:,.0f}, so the history is read only in part: give more rollouts or "
+                    "a shorter history")
+        warnings.warn(f"advise: {fallback}", RuntimeWarning, stacklevel=2)
+    tab, diff = _summary(res, act_name, pass_name, w)
+    sure, sign = confidence(res[:, j] - res[:, RC + j], w)
+    if decide and stopped_by != "decided":  # the sequential rule did not decide: no claim
+        sure, sign = "unsure", 0
     action = act_name if sign < 0 else pass_name if sign > 0 else "unsure"
     needed = _needed(info, rules)
     text = _sentence(action, sure, act_name, info["card"], diff, tab, done, stopped_by,
                      objective, needed)
+    info["history"] = [(int(a), _HIST_NAMES[int(b)], None if c < 0 else card_text(int(c)))
+                       for a, b, c in events]
     return Advice(table=tab, difference=diff, action=action, recommendation=text, rollouts=done,
                   stopped_by=stopped_by, seconds=time.perf_counter() - t0, situation=info,
-                  objective=objective, confidence=sure, needed=needed)
+                  objective=objective, confidence=sure, needed=needed, ess=ess,
+                  history_strength=beta, fallback=fallback,
+                  sampled_ranks=_rank_table(ranks, w, P), history_events=n_weighed)
+
+
+_HIST_NAMES = {_H.H_DISCARD: "discard", _H.H_PASS_TAKE: "pass", _H.H_PASS_CALL: "pass",
+               _H.H_TAKE: "take", _H.H_CALL: "call", _H.H_DRAW: "draw"}
+
+
+def _with_passes(events, discarder, card):
+    """The history with the passes the offer implies: every seat between the discarder and
+    you was asked first and passed (R9; the next player's pass is a declined take), unless the
+    history already has that seat answer the offer after its discard."""
+    said = set()
+    for i in range(len(events) - 1, -1, -1):
+        if events[i, 1] == _H.H_DISCARD:
+            if (int(events[i, 0]), int(events[i, 2])) == (discarder, card):
+                said = {int(e[0]) for e in events[i + 1:]}
+            break
+    rows = [tuple(int(x) for x in e) for e in events]
+    for k in range(discarder - 1, 0, -1):
+        if k not in said:
+            rows.append((k, _H.H_PASS_TAKE if k == discarder - 1 else _H.H_PASS_CALL, card))
+    return np.asarray(rows, np.int64).reshape(-1, _H.H_COLS)
+
+
+def _rank_table(ranks, w, players):
+    """Weighted mean count per rank of each opponent's sampled hand: one row per seat to your
+    right (engine seat ``-k mod players``), columns :data:`RANKS`."""
+    if len(ranks) == 0:
+        return pd.DataFrame(columns=RANKS)
+    ww = np.full(len(ranks), 1.0 / len(ranks)) if w is None else w
+    mean = np.tensordot(ww, ranks.astype(float), axes=1)  # (players, 14)
+    idx = list(range(1, players))
+    df = pd.DataFrame([mean[(-k) % players] for k in idx], index=idx, columns=RANKS)
+    df.index.name = "seat"
+    return df

@@ -10,31 +10,70 @@ never read.
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
+from .._stats import holm_adjust, share_text
 from ..engine._kernels import rng as _R
 from ..engine.trace import Trace
-from ..game._checks import check_choice, check_int, check_seed
+from ..game._checks import check_bool, check_choice, check_int, check_seed
 from ..game._progress import progress_bar
 from .advisor import OBJECTIVES, advise
 
-#: verdicts, for a reader
+#: verdicts, for a reader (read over the hand's decisions with Holm's adjustment)
 VERDICTS = {
-    "good": "the action taken is better, the 95% interval of the difference excludes zero",
-    "mistake": "the other action is better, the 95% interval of the difference excludes zero",
-    "close": "the 95% interval of the difference holds zero: either is reasonable",
+    "good": "the action taken is better: its paired test is significant at 5% after Holm's "
+            "adjustment over the hand's decisions",
+    "mistake": "the other action is better: significant at 5% after Holm's adjustment over "
+               "the hand's decisions",
+    "close": "not significant after Holm's adjustment over the hand's decisions: either is "
+             "reasonable",
 }
 
+ALPHA = 0.05  # the familywise error rate of a hand's verdicts (Holm)
+
 _OTHER = {"take": "draw", "draw": "take", "call": "pass", "pass": "call"}
+
+
+def holm_verdict(acted, d, p_adjusted, alpha: float = ALPHA) -> str:
+    """``"good"``, ``"mistake"`` or ``"close"`` for a decision whose paired difference, act
+    minus pass (lower is better), is ``d`` with the Holm-adjusted p-value ``p_adjusted`` (the
+    family: the decisions of one hand); ``acted``: the seat took or called. Controls the chance
+    of any wrong "good" or "mistake" in the hand at ``alpha``.
+
+    Examples
+    --------
+    >>> holm_verdict(True, -5.0, 0.01), holm_verdict(False, -5.0, 0.01)
+    ('good', 'mistake')
+    >>> holm_verdict(True, -5.0, 0.2), holm_verdict(True, -5.0, float("nan"))
+    ('close', 'close')
+    """
+    if not np.isfinite(p_adjusted) or p_adjusted >= alpha or d == 0:
+        return "close"
+    return "good" if (d < 0) == bool(acted) else "mistake"
+
+
+def _reason(row) -> str:
+    """Why, in a line: cards needed and outs before -> after, the chance of being caught by an
+    opening double (R12) acting and not."""
+    def na(v):
+        return "-" if v is None or pd.isna(v) else str(int(v))
+
+    return (f"cards needed {na(row['needed_before'])} -> {na(row['needed_after'])}, outs "
+            f"{na(row['outs_before'])} -> {na(row['outs_after'])}; caught by an opening double "
+            f"{share_text(row['doubled_act'])} if you {row['act_name']}, "
+            f"{share_text(row['doubled_pass'])} if not")
 
 
 def verdict(acted, lo, hi) -> str:
     """``"good"``, ``"mistake"`` or ``"close"`` for a decision whose paired difference, act minus
     pass (lower is better), has the 95% interval ``[lo, hi]``; ``acted``: the seat took or
-    called.
+    called. One decision alone, unadjusted (the review's ``verdict_95``; its ``verdict`` is
+    :func:`holm_verdict`).
 
     Examples
     --------
@@ -84,6 +123,8 @@ class _Reader:
         self.turn = 0
         self.cur = -1
         self.discarder = rec["dealer"]
+        self.events: list[tuple] = []  # the public history (seat, action, card), R6, R9
+        self.live = False  # a discard is on offer (the upcard's offers are not in the history)
 
     def _gets(self, seat, card, public):
         self.sizes[seat] += 1
@@ -100,7 +141,25 @@ class _Reader:
         if seat == self.me:
             self.mine[card] -= 1
 
+    def _public(self, r):
+        """The public history: discards, takes, calls, passes on a discard, stock draws."""
+        e, s = r["event"], r["seat"]
+        if e == "discard":
+            self.events.append((s, "discard", r["card"]))
+            self.live = True
+        elif e == "upcard":
+            self.live = False
+        elif e in ("take", "call") and self.live and not r.get("turned"):
+            self.events.append((s, e, r["card"]))
+            self.live = False
+        elif (e == "decline" and r.get("as") in ("take", "call") and self.live
+              and not r.get("turned")):
+            self.events.append((s, "pass", r["card"]))
+        elif e == "draw":
+            self.events.append((s, "draw", None))
+
     def apply(self, r):
+        self._public(r)
         e, s = r["event"], r["seat"]
         if e == "deal":
             self._gets(s, r["card"], False)
@@ -155,7 +214,8 @@ class _Reader:
             known={self.offset(s): list(self.known[s].elements()) for s in others
                    if sum(self.known[s].values())},
             hand_sizes={self.offset(s): self.sizes[s] for s in others},
-            reshuffled=self.reshuffled)
+            reshuffled=self.reshuffled,
+            history=[(self.offset(s), a, c) for s, a, c in self.events])
 
 
 def _decision_of(r, me):
@@ -265,7 +325,7 @@ def _seed_of(seed, m):
 
 
 def review(trace, seat, *, rollouts=200, objective="relative", policies="expert", seed=0,
-           threads=None, progress=False) -> pd.DataFrame:
+           history=True, threads=None, progress=False) -> pd.DataFrame:
     """Every take and call decision of ``seat`` in a traced hand (or game), judged (R9).
 
     At each decision the seat's knowledge at that moment (its hand; what each opponent took or
@@ -290,6 +350,12 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
     seed : int
         Seed of the rollouts; each decision has its own stream (C3), so the table does not
         depend on the threads.
+    history : bool
+        Give each decision the hand's public history so far (every discard, take, call, pass
+        on a discard and stock draw, from the trace's records; :func:`~kalooki_sim.advise`'s
+        ``history``), so the sampled hands are weighted by what the opponents did (default);
+        ``False``: only the situation (the weights' collapse is then never an issue). The
+        columns ``ess`` and ``history_strength`` say how much was read.
     threads : int, optional
         Numba threads (default: all).
     progress : bool, optional
@@ -308,8 +374,16 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
         not), ``d_value`` (act minus pass; negative: acting is better) with its 95% interval
         ``d_value_lo, d_value_hi``, ``out_act, out_pass`` (chance of going out first),
         ``advice`` (the advisor's choice, or ``unsure``), ``confidence`` (clearly, probably,
-        unsure), ``verdict`` (``good``: the action taken is better, the 95% interval
-        excluding zero; ``mistake``: the other is; ``close``), ``objective``, ``rollouts``.
+        unsure), ``objective``, ``rollouts``.
+        ``p_value``: the paired t test of the difference; ``p_holm``: Holm's adjustment of it
+        over the decisions of the same game and hand; ``verdict`` (``good``: the action taken
+        is better, significant at 5% after Holm; ``mistake``: the other is; ``close``)
+        controls the chance of any wrong good or mistake in a hand at 5%; ``verdict_95``: the
+        one decision's 95% interval alone, unadjusted. ``doubled_act, doubled_pass``: the
+        chance of being caught by an opening double (R12) each way; ``reason``: cards needed
+        and outs before -> after and those chances, in words; ``ess``, ``history_strength``:
+        the advisor's effective sample size and the strength the history was read at
+        (:class:`~kalooki_sim.studies.advisor.Advice`).
 
     Examples
     --------
@@ -335,9 +409,15 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
     bar = progress_bar(progress, len(moments), auto_at=0, unit="decision",
                        desc="kalooki review")
     rows = []
+    history = check_bool("history", history)
     for m in moments:
-        a = advise(**m.situation, objective=objective, policies=policies, rollouts=rollouts,
-                   seed=_seed_of(seed, m), rules=rules, threads=threads)
+        sit = dict(m.situation)
+        if not history:
+            sit.pop("history")
+        with warnings.catch_warnings():  # a collapse is in the columns ess, history_strength
+            warnings.simplefilter("ignore", RuntimeWarning)
+            a = advise(**sit, objective=objective, policies=policies, rollouts=rollouts,
+                       seed=_seed_of(seed, m), rules=rules, threads=threads)
         t = a.table.set_index("action")
         act, pas = t.index[0], t.index[1]
         d = a.difference
@@ -349,17 +429,32 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
             **a.needed, action=act if m.acted else pas,
             value_act=float(t.loc[act, objective]), value_pass=float(t.loc[pas, objective]),
             d_value=d[objective], d_value_lo=lo, d_value_hi=hi,
+            p_value=d[f"{objective}_p"],
             out_act=float(t.loc[act, "out"]), out_pass=float(t.loc[pas, "out"]),
-            advice=a.action, confidence=a.confidence, verdict=verdict(m.acted, lo, hi),
-            objective=objective, rollouts=a.rollouts))
+            doubled_act=float(t.loc[act, "doubled"]),
+            doubled_pass=float(t.loc[pas, "doubled"]), act_name=act,
+            advice=a.action, confidence=a.confidence, verdict_95=verdict(m.acted, lo, hi),
+            objective=objective, rollouts=a.rollouts, ess=a.ess,
+            history_strength=a.history_strength))
         bar.update(1)
     bar.close()
     cols = ["game", "hand", "attempt", "turn", "seat", "decision", "card", "discarder",
             "stock_left", "cards_held", "needed_before", "needed_after", "outs_before",
             "outs_after", "action", "value_act", "value_pass", "d_value", "d_value_lo",
-            "d_value_hi", "out_act", "out_pass", "advice", "confidence", "verdict",
-            "objective", "rollouts"]
-    df = pd.DataFrame(rows, columns=cols)
+            "d_value_hi", "p_value", "p_holm", "out_act", "out_pass", "doubled_act",
+            "doubled_pass", "advice", "confidence", "verdict", "verdict_95", "reason",
+            "objective", "rollouts", "ess", "history_strength"]
+    df = pd.DataFrame(rows, columns=[c for c in cols
+                                     if c not in ("p_holm", "verdict", "reason")] + ["act_name"])
+    # Holm over each hand's decisions (all its attempts): the family a reader scans at once
+    df["p_holm"] = np.nan
+    for _, ix in df.groupby(["game", "hand"]).groups.items():
+        df.loc[ix, "p_holm"] = holm_adjust(df.loc[ix, "p_value"].to_numpy(float))
+    acted = df["action"].isin(["take", "call"])
+    df["verdict"] = [holm_verdict(a, dv, p) for a, dv, p in
+                     zip(acted, df["d_value"], df["p_holm"], strict=True)]
+    df["reason"] = [_reason(r) for r in df.to_dict("records")]
+    df = df[cols]
     for c in ("needed_before", "needed_after", "outs_before", "outs_after"):
         df[c] = df[c].astype("Int64")
     return df

@@ -10,15 +10,24 @@ acting and passing on the same sample with the same later random draws
 ``P + s`` of ``pol``). The seat acts when the mean of the paired difference of its
 *relative* penalty (own penalty minus the table's mean penalty, doubles counted, R12: what
 decides a game, R14; the advisor's default objective; with ``P_SEARCH_PENALTY`` its own
-penalty) is below ``-P_SEARCH_MARGIN``. With ``P_SEARCH_SCREEN`` only offers whose card cuts
-the seat's cards still needed are searched; the others are passed, as the expert does. The
-answers are then forced on the real turn (``GS_FORCE_*``), whose policy streams repeat the dry
-run's exactly (C3).
+penalty) is decided below ``-P_SEARCH_MARGIN`` (:func:`seq_verdict`), passes when it is
+decided above zero, and otherwise answers as its player model did in the dry run. With
+``P_SEARCH_SCREEN`` only offers whose card cuts the seat's cards still needed are searched;
+the others are passed, as the expert does. The answers are then forced on the real turn
+(``GS_FORCE_*``), whose policy streams repeat the dry run's exactly (C3).
 
 Streams (C3): rollout ``i`` of seat ``s``'s decision at table turn ``k`` samples and plays from
 keys hashed from the hand's deal key (itself a hash of seed, game, hand and attempt) and
 ``(k, s, i)``: a decision is a function of the run's seed and of what the seat knows, the same
 on any number of threads.
+
+The table is read as the advisor reads it (issue 29): each sample replays the unopened
+opponents' past turns (:func:`.history.forward_prior`), so a seat deep into the hand is as
+close to its contract as the model typically is by then. Decide only what the rollouts
+decide: the rollouts are played in :data:`SEARCH_LOOKS` batches and stop as soon as
+:func:`seq_verdict` decides (a t test at ``0.05 / SEARCH_LOOKS`` a look, Bonferroni); when
+they do not decide, the seat gives the answer its player model gave in the dry run (the
+expert's, for the ``search`` preset).
 
 Search workspace ``sw`` (:func:`new_search_ws`): tables ``snap`` (the dry run), ``kb`` (the
 seat's knowledge), ``samp``, ``br`` (a sample and its branch); ``pool[pack]``, ``opp[P]``,
@@ -34,11 +43,15 @@ from numba import njit, prange, uint64
 
 from . import branch as B
 from . import engine as E
+from . import history as H
 from . import rng as R
 from .reading import _call_limit, _needed_memo, _needed_memo_upto
 from .table import PS_MEETS
 
 STREAM_SEARCH = 1 << 23  # + 1 + row: a rollout's play streams; + 0: its sample
+SEARCH_LOOKS = 3  # looks of a search seat's sequential rule (issue 29)
+Z_LOOK = 2.393980  # the normal quantile 1 - 0.05 / (2 * SEARCH_LOOKS): two-sided 5% / 3
+SEARCH_MIN = 8  # no decision from fewer rollouts (the t bound's approximation holds from 8)
 
 
 @njit(cache=True)
@@ -96,34 +109,107 @@ def knowledge(seat, t, kb, counts, pool, opp):
 
 
 @njit(cache=True, _nrt=False)
+def _prepare(rules, pol, t, sw, seat):
+    """The rollouts' policies (row ``P + seat`` for every seat) into ``sw``'s ``mpol`` and the
+    seat's knowledge into ``kb``/``pool``; returns the hidden cards' count."""
+    P = rules[E.R_PLAYERS]
+    mpol = sw[8]
+    for p in range(P):
+        for j in range(E.NPARAM):
+            mpol[p, j] = pol[P + seat, j]
+    return knowledge(seat, t, sw[1], sw[6], sw[4], sw[5])
+
+
+@njit(cache=True, _nrt=False)
+def _one_rollout(rules, pol, t, sw, seat, ask_mask, n_pool, i):
+    """Rollout ``i`` of ``seat``'s decision (after :func:`_prepare`): the unseen cards dealt
+    at random, each unopened opponent's past turns replayed by the player model
+    (:func:`.history.forward_prior`, as the advisor's ``past_turns``), then act minus pass
+    of its relative penalty (own penalty with ``P_SEARCH_PENALTY``)."""
+    kb, samp, br = sw[1], sw[2], sw[3]
+    pool, opp, res, mpol, rst = sw[4], sw[5], sw[7], sw[8], sw[9]
+    base = t[13][0, 0]  # the hand's deal key: seed, game, hand, attempt (C3)
+    turn = t[2][E.GS_TURNS] + 1
+    rst[0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH)
+    rst[1] = uint64(0)
+    B._sample_situation(kb, samp, pool, n_pool, opp, 0, rst)
+    # the stock left is read: each unopened opponent's past turns replayed (issue 29)
+    H.forward_prior(rules, mpol, samp, seat, rst)
+    for r in range(samp[13].shape[0]):
+        samp[13][r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
+        samp[13][r, 1] = uint64(0)
+    B.play_pair(rules, mpol, samp, br, seat, ask_mask, res)
+    j = 0 if pol[seat, E.P_SEARCH_PENALTY] > 0 else 4  # own penalty, or relative
+    return res[j] - res[B.ROLL_COLS + j]
+
+
+@njit(cache=True, _nrt=False)
 def rollout_value(rules, pol, t, sw, seat, ask_mask):
     """Mean over ``pol[seat, P_SEARCH]`` paired rollouts of ``seat``'s relative penalty (own
     penalty with ``P_SEARCH_PENALTY``) acting minus passing on the live offer of table ``t``
     (below 0: acting is better), from :func:`knowledge` only; the seats in ``ask_mask`` but
     ``seat`` pass (they were asked first). Reuses the advisor's sampler
     (:func:`.branch._sample_situation`) and its pair (:func:`.branch.play_pair`). Writes sw."""
-    P = rules[E.R_PLAYERS]
-    kb, samp, br = sw[1], sw[2], sw[3]
-    pool, opp, counts, res, mpol, rst = sw[4], sw[5], sw[6], sw[7], sw[8], sw[9]
-    for p in range(P):
-        for j in range(E.NPARAM):
-            mpol[p, j] = pol[P + seat, j]
-    n_pool = knowledge(seat, t, kb, counts, pool, opp)
-    base = t[13][0, 0]  # the hand's deal key: seed, game, hand, attempt (C3)
-    turn = t[2][E.GS_TURNS] + 1
+    n_pool = _prepare(rules, pol, t, sw, seat)
     n = int(pol[seat, E.P_SEARCH])
     total = 0.0
     for i in range(n):
-        rst[0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH)
-        rst[1] = uint64(0)
-        B._sample_situation(kb, samp, pool, n_pool, opp, 0, rst)
-        for r in range(samp[13].shape[0]):
-            samp[13][r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
-            samp[13][r, 1] = uint64(0)
-        B.play_pair(rules, mpol, samp, br, seat, ask_mask, res)
-        j = 0 if pol[seat, E.P_SEARCH_PENALTY] > 0 else 4  # own penalty, or relative
-        total += res[j] - res[B.ROLL_COLS + j]
+        total += _one_rollout(rules, pol, t, sw, seat, ask_mask, n_pool, i)
     return total / n
+
+
+@njit(cache=True, _nrt=False)
+def seq_verdict(total, total2, m, looks, margin):
+    """The sequential rule at one look, from the sum and the sum of squares of ``m`` paired
+    differences (act minus pass): -1 (act) when the mean is below ``-margin`` and its t
+    statistic beyond the two-sided ``0.05 / looks`` bound, +1 (pass) when the mean is above
+    zero beyond that bound, else 0 (undecided; always below :data:`SEARCH_MIN` rollouts). The
+    bound is Student's t quantile on ``m - 1`` degrees of freedom by two Cornish-Fisher
+    terms from the normal quantile ``Z_LOOK`` (``looks`` = :data:`SEARCH_LOOKS`), within 1%
+    from 7 degrees of freedom. Over the looks, Bonferroni's inequality bounds the chance of
+    any decision when the mean difference is zero by 5% (up to the normal theory of t)."""
+    if m < SEARCH_MIN:
+        return 0
+    mean = total / m
+    var = (total2 - m * mean * mean) / (m - 1)
+    z = Z_LOOK
+    nu = m - 1.0
+    crit = (z + (z ** 3 + z) / (4.0 * nu)
+            + (5.0 * z ** 5 + 16.0 * z ** 3 + 3.0 * z) / (96.0 * nu * nu))
+    if var <= 0.0:
+        t = 0.0 if mean == 0.0 else (1e300 if mean > 0 else -1e300)
+    else:
+        t = mean / np.sqrt(var / m)
+    if t < -crit and mean < -margin:
+        return -1
+    if t > crit:
+        return 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def rollout_decision(rules, pol, t, sw, seat, ask_mask):
+    """:func:`rollout_value`'s rollouts played in :data:`SEARCH_LOOKS` batches, stopped by
+    :func:`seq_verdict` as soon as they decide (issue 29: decide only what the rollouts
+    decide): -1 act, +1 pass, 0 undecided after all ``pol[seat, P_SEARCH]`` rollouts (the
+    caller then keeps the model player's own answer). Writes sw."""
+    n_pool = _prepare(rules, pol, t, sw, seat)
+    n = int(pol[seat, E.P_SEARCH])
+    margin = pol[seat, E.P_SEARCH_MARGIN]
+    total = 0.0
+    total2 = 0.0
+    done = 0
+    for k in range(1, SEARCH_LOOKS + 1):
+        upto = (n * k) // SEARCH_LOOKS
+        while done < upto:
+            d = _one_rollout(rules, pol, t, sw, seat, ask_mask, n_pool, done)
+            total += d
+            total2 += d * d
+            done += 1
+        v = seq_verdict(total, total2, done, SEARCH_LOOKS, margin)
+        if v != 0:
+            return v
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -188,7 +274,8 @@ def search_offers(rules, pol, t, sw):
             continue  # V8: its own limit is reached; it passes
         if pol[s, E.P_SEARCH_SCREEN] > 0 and not brings_closer(rules, pol, t, s):
             continue  # screened: a card that brings the contract no closer is passed
-        if rollout_value(rules, pol, t, sw, s, ask) < -pol[s, E.P_SEARCH_MARGIN]:
+        v = rollout_decision(rules, pol, t, sw, s, ask)
+        if v < 0 or (v == 0 and taken[me] == 1):  # undecided: the model player's own answer
             acts |= 1 << s
     gs[E.GS_FORCE_MASK] = mask
     gs[E.GS_FORCE_ACTS] = acts

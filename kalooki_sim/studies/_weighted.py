@@ -1,0 +1,171 @@
+"""The advisor's estimates from paired rollouts (issue 29): means, shares and p-values, plain or
+self-normalised-weighted (a sample weighted by the history), the weights' tempering when they
+collapse, and the sequential rule of ``decide=True``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .._stats import t_interval, t_pvalue
+from ..engine._kernels import branch as _B
+
+RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relative
+SEQ_ALPHA = 0.05  # decide=True: the chance of a false "clearly", spent over the looks
+ESS_FLOOR = 0.1  # the history's weights are tempered below this share of rollouts (issue 29)
+ESS_MIN = 30  # ... and below this many (a quarter of the rollouts when fewer than 120)
+
+
+def _ess_floor(n):
+    """The effective sample size below which the weights count as collapsed:
+    ``max(min(30, n / 4), n / 10)``."""
+    return max(min(ESS_MIN, n / 4), ESS_FLOOR * n)
+
+
+def _t3(x, w=None):
+    """Mean of the rollouts ``x`` with its 95% Student t interval (NaN bounds below two); with
+    normalised weights ``w``, the self-normalised weighted mean, its delta-method standard
+    error ``sqrt(sum w^2 (x - m)^2)`` and t quantiles on ``ess - 1`` degrees of freedom."""
+    if w is None:
+        return t_interval(x)[:3]
+    m, se, df = _wse(x, w)
+    if not np.isfinite(se):
+        return m, np.nan, np.nan
+    half = float(stats.t.ppf(0.975, df)) * se
+    return m, m - half, m + half
+
+
+def _wse(x, w):
+    """``(mean, standard error, degrees of freedom)`` of ``x`` under normalised weights ``w``
+    (self-normalised importance sampling; ``ess - 1`` degrees of freedom)."""
+    x = np.asarray(x, float)
+    m = float(np.dot(w, x))
+    ess = 1.0 / float(np.dot(w, w))
+    if x.size < 2 or ess < 1.5:
+        return m, np.nan, np.nan
+    se = float(np.sqrt(np.dot(w * w, (x - m) ** 2)))
+    return m, se, ess - 1.0
+
+
+def _wilson(k, n: int, w=None):
+    """Share ``k / n`` with its 95% Wilson score interval (``scipy.stats.binomtest``); with
+    weights ``w`` (``k`` then the 0/1 outcomes), the weighted share with the Wilson interval at
+    the effective sample size."""
+    if w is None:
+        ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
+        return k / n, float(ci.low), float(ci.high)
+    p = float(np.dot(w, k))
+    ne = 1.0 / float(np.dot(w, w))
+    z = float(stats.norm.ppf(0.975))
+    c = (p + z * z / (2 * ne)) / (1 + z * z / ne)
+    h = z / (1 + z * z / ne) * np.sqrt(p * (1 - p) / ne + z * z / (4 * ne * ne))
+    return p, float(max(0.0, c - h)), float(min(1.0, c + h))
+
+
+def _pvalue(d, w=None):
+    """Two-sided p-value of the paired difference ``d`` (weighted: the t statistic of the
+    weighted mean on ``ess - 1`` degrees of freedom)."""
+    if w is None:
+        return t_pvalue(d)
+    m, se, df = _wse(d, w)
+    if not np.isfinite(se):
+        return np.nan
+    if se == 0:
+        return 1.0 if m == 0 else 0.0
+    return float(2 * stats.t.sf(abs(m / se), df))
+
+
+def _summary(res, act_name, pass_name, w=None):
+    """The per-action table and the paired differences of rollout results ``res`` (columns
+    :data:`RC` per branch, acting first), weighted by the normalised ``w`` when given."""
+    rows = []
+    for name, o in ((act_name, 0), (pass_name, RC)):
+        row = {"action": name}
+        for j, col in ((0, "penalty"), (4, "relative")):
+            m, lo, hi = _t3(res[:, o + j], w)
+            row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
+        for j, col in ((1, "out"), (2, "doubled"), (3, "void")):
+            k = int(res[:, o + j].sum()) if w is None else res[:, o + j]
+            p, plo, phi = _wilson(k, len(res), w)
+            row.update({col: p, f"{col}_lo": plo, f"{col}_hi": phi})
+        row["rollouts"] = len(res)
+        rows.append(row)
+    diff = {}
+    for j, col in ((0, "penalty"), (4, "relative"), (1, "out")):
+        d = res[:, j] - res[:, RC + j]
+        m, lo, hi = _t3(d, w)
+        diff.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi),
+                     f"{col}_p": _pvalue(d, w)})
+    return pd.DataFrame(rows), diff
+
+
+def confidence(d, w=None):
+    """How sure the paired differences ``d`` (act minus pass, lower is better) say which choice
+    is better: ``("clearly", sign)`` when the 95% Student t interval excludes zero,
+    ``("probably", sign)`` when only the one-sided 80% bound on the side of the mean does,
+    else ``("unsure", 0)``; ``sign`` is -1 when acting is better, +1 when passing is. With
+    normalised weights ``w``: the weighted mean and its standard error (:func:`_t3`).
+
+    Examples
+    --------
+    >>> confidence([-3.0, -2.0, -4.0, -3.5])
+    ('clearly', -1)
+    >>> confidence([1.0, -1.0, 2.0, -2.0])
+    ('unsure', 0)
+    """
+    d = np.asarray(d, float)
+    m, lo, hi = _t3(d, w)
+    if d.size < 2 or not np.isfinite(m) or not np.isfinite(lo):
+        return "unsure", 0
+    if hi < 0 or lo > 0:
+        return "clearly", -1 if m < 0 else 1
+    if w is None:
+        se, df = float(d.std(ddof=1)) / np.sqrt(d.size), d.size - 1
+    else:
+        _, se, df = _wse(d, w)
+    bound = stats.t.ppf(0.80, df) * se  # one-sided 80%
+    if m + bound < 0:
+        return "probably", -1
+    if m - bound > 0:
+        return "probably", 1
+    return "unsure", 0
+
+
+def _temper(logw, n_min):
+    """Normalised weights from log-weights, and the power ``beta`` (<= 1) they were raised to:
+    1 when the effective sample size is at least ``n_min``, else the largest power that keeps
+    it there (bisection; 0 gives equal weights). ``None`` weights when they are all equal."""
+    lw = np.asarray(logw, float)
+    if lw.size == 0 or np.ptp(lw) == 0:
+        return None, 1.0, float(lw.size)
+
+    def norm(beta):
+        x = beta * (lw - lw.max())
+        w = np.exp(x)
+        return w / w.sum()
+
+    def ess(beta):
+        w = norm(beta)
+        return 1.0 / float(np.dot(w, w))
+
+    if ess(1.0) >= n_min:
+        return norm(1.0), 1.0, ess(1.0)
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if ess(mid) >= n_min:
+            lo = mid
+        else:
+            hi = mid
+    return norm(lo), lo, ess(lo)
+
+
+def _decided(d, logw, looks, alpha=SEQ_ALPHA):
+    """The sequential rule of ``decide=True`` at one look: the paired differences ``d`` so far
+    (weighted by ``logw``, tempered as the advice is) are significant at ``alpha / looks``,
+    two-sided. Over at most ``looks`` looks the chance of deciding when the mean difference is
+    zero is at most ``alpha`` (Bonferroni's inequality)."""
+    w, _, _ = _temper(logw, _ess_floor(len(d)))
+    p = _pvalue(d, w)
+    return bool(np.isfinite(p) and p < alpha / looks)
