@@ -95,15 +95,16 @@ with open(out / "call_chart.png", "rb") as f:
     png = base64.b64encode(f.read()).decode("ascii")
 items = "".join(f"<li>{html.escape(r)}</li>" for r in rules_of_thumb)
 display(HTML(
-    '<div style="display:flex;gap:14px;align-items:flex-start">'
-    '<figure class="chart" data-file="call_chart.png" style="flex:0 0 50%;margin:0">'
-    f'<a href="call_chart.pdf"><img src="data:image/png;base64,{png}" style="width:100%" '
+    '<style>div.first-screen figure{margin:0}</style>'
+    '<div class="first-screen" style="display:flex;gap:14px;align-items:flex-start">'
+    '<div style="flex:0 0 50%"><figure class="chart" data-file="call_chart.png">'
+    f'<img src="data:image/png;base64,{png}" style="width:100%" '
     'alt="The call chart: nine contracts, take and call, by cards needed before and after, '
-    'stock left and whether an opponent opened"></a>'
-    '<figcaption style="font-size:0.8em">The chart (click for the printable A4 PDF; '
-    '<a href="call_chart.png">PNG</a>, <a href="call_chart.csv">CSV</a>). Blue: act; '
+    'stock left and whether an opponent opened">'
+    '<figcaption style="font-size:0.8em">The chart: <a href="call_chart.pdf">printable A4 '
+    'PDF</a>, <a href="call_chart.png">PNG</a>, <a href="call_chart.csv">CSV</a>. Blue: act; '
     'orange: pass (or draw); green: no difference; grey: unsure; blank: too few deals.'
-    '</figcaption></figure>'
+    '</figcaption></figure></div>'
     '<div style="flex:1;font-size:0.68em;line-height:1.2">'
     f'<b>{html.escape(A.decided_sentence(chart))}</b>'
     ' Numbers: points against the table, act minus pass (below 0: acting gains), the mean '
