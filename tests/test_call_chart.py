@@ -398,3 +398,29 @@ def test_the_agreement_sentence_follows_the_cells():
     assert "1 verdict turns from act to not act or back" in s
     s = A.agreement_sentence(ag.assign(flip=False, inside=True), "x")
     assert "in 100% of them (100% of their" in s and "no verdict turns" in s
+
+
+@pytest.mark.parametrize("hand, cards, card, contract, discarder, before, after, kind", [
+    # next after the discarder: a take that completes two groups and a run (R9.1)
+    (2, "7♠ 7♥ 7♦ Q♠ Q♥ Q♦ 4♣ 5♣ 6♣ K♥", "7♣", 2, 1, "1", "0", "take"),
+    # two seats on: a call of a card that does not help three groups (R9.2)
+    (1, "K♠ K♥ Q♠ Q♥ 6♠ 6♥ 6♦ 2♣ 9♦", "4♣", 1, 2, "2", "2", "call"),
+    # the issue's hand: a call that completes three groups and spoils the opening double
+    (1, "K♠ K♥ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", "K♦", 1, 2, "1", "0", "call"),
+])
+def test_the_advisor_agrees_with_the_charts_decided_cell(hand, cards, card, contract,
+                                                          discarder, before, after, kind):
+    """Issue 29: where the committed chart decides, the advisor (same objective, points
+    against the table) gives the same answer for a hand of that cell."""
+    stats_, _ = A.read_chart_stats(
+        __import__("importlib").resources.files("kalooki_sim.analysis") / "call_chart_stats.csv")
+    c = A.call_chart(stats_)
+    cell = _cell(c, hand=hand, decision=kind, needed_before=before, needed_after=after,
+                 stock_band="40+", opponents_opened=False)
+    assert cell["verdict"] in ("call", "pass", "take", "draw")
+    a = ks.advise(cards, card, contract, discarder=discarder, stock_left=50, rollouts=600,
+                  seed=3, threads=2)
+    assert a.objective == "relative"
+    # the hand is of the cell: the cards it needs before and after the card (R7)
+    assert (a.needed["needed_before"], a.needed["needed_after"]) == (int(before), int(after))
+    assert a.action == cell["verdict"], (a.recommendation, cell.to_dict())
