@@ -424,3 +424,15 @@ def test_the_advisor_agrees_with_the_charts_decided_cell(hand, cards, card, cont
     # the hand is of the cell: the cards it needs before and after the card (R7)
     assert (a.needed["needed_before"], a.needed["needed_after"]) == (int(before), int(after))
     assert a.action == cell["verdict"], (a.recommendation, cell.to_dict())
+
+
+def test_why_reads_the_double_where_nobody_has_opened_yet_R12():
+    fresh = _rows(-9.0, before=1, after=0, deals=60, seed=1)
+    fresh["d_doubler"] = -0.3
+    late = _rows(-9.0, before=1, after=0, deals=200, opened=1, seed=2)   # larger, opened
+    late["d_doubler"] = 0.0
+    stats_ = A.chart_stats(pd.concat([fresh, late], ignore_index=True))
+    w = A.why_line(A.call_chart(stats_), stats_, 1)
+    assert "by −30.0 percentage points" in w and "nobody opened" in w
+    stats_ = A.chart_stats(late)
+    assert "by +0.0 percentage points" in A.why_line(A.call_chart(stats_), stats_, 1)

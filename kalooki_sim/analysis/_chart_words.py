@@ -189,7 +189,7 @@ def decided_sentence(chart: pd.DataFrame) -> str:
 def why_line(chart: pd.DataFrame, stats_: pd.DataFrame, hand: int) -> str:
     """Why, for one contract, with numbers: how a call that completes the contract changes the
     caller's chance of going out on the opening (which doubles every other seat, R12), in its
-    largest such cell; and the cells where own points and points against the table point
+    largest such cell where nobody has opened yet (else its largest); and the cells where own points and points against the table point
     different ways (both decided, opposite signs), with the largest of them.
 
     ``stats_``: the :func:`chart_stats` the chart was built from (for ``d_doubler``); the
@@ -202,7 +202,10 @@ def why_line(chart: pd.DataFrame, stats_: pd.DataFrame, hand: int) -> str:
     s = _typed_stats(stats_[stats_["hand"] == hand])
     s = s[(s["decision"].astype(str) == "call") & (s["needed_after"].astype(str) == "0")]
     if len(s):
-        k = int(np.argmax(s["decisions"].to_numpy()))
+        # where nobody has opened the double is still to be had: its largest such cell first
+        fresh = ~s["opponents_opened"].to_numpy(bool)
+        pool = np.flatnonzero(fresh) if fresh.any() else np.arange(len(s))
+        k = int(pool[np.argmax(s["decisions"].to_numpy()[pool])])
         m, se, g = _moments(s.iloc[[k]], "d_doubler")
         if np.isfinite(se[0]):
             t = stats.t.ppf(0.5 + level / 2, max(g[0] - 1, 1))
