@@ -189,8 +189,9 @@ def decided_sentence(chart: pd.DataFrame) -> str:
 def why_line(chart: pd.DataFrame, stats_: pd.DataFrame, hand: int) -> str:
     """Why, for one contract, with numbers: how a call that completes the contract changes the
     caller's chance of going out on the opening (which doubles every other seat, R12), in its
-    largest such cell where nobody has opened yet (else its largest); and the cells where own points and points against the table point
-    different ways (both decided, opposite signs), with the largest of them.
+    largest such cell where nobody has opened yet (else its largest); and the cells where own
+    points and points against the table point different ways (both decided, opposite signs),
+    with the largest of them.
 
     ``stats_``: the :func:`chart_stats` the chart was built from (for ``d_doubler``); the
     intervals are at the chart's own level (``chart.attrs["level"]``, 95% if absent).
