@@ -89,22 +89,17 @@ fig = plots.call_chart(chart, {h: n.replace("hand", "Hand", 1) for h, n in CONTR
 plots.save_pdf(fig, out / "call_chart.pdf")
 plots.save(fig, out / "call_chart.png")
 rules_of_thumb = [A.call_rule(chart, h, name.split(": ")[1]) for h, name in CONTRACTS.items()]
-with open(out / "call_chart.png", "rb") as f:
-    import base64
-
-    png = base64.b64encode(f.read()).decode("ascii")
+figure = plots.figure_html(
+    out / "call_chart.png",
+    "The call chart, all nine contracts: take and call by cards needed before and after, "
+    "stock left and whether an opponent opened. Blue: act; orange: pass (or draw); green: no "
+    "difference; grey: unsure; blank: too few deals.")
 items = "".join(f"<li>{html.escape(r)}</li>" for r in rules_of_thumb)
 display(HTML(
     '<style>div.first-screen figure{margin:0}</style>'
     '<div class="first-screen" style="display:flex;gap:14px;align-items:flex-start">'
-    '<div style="flex:0 0 50%"><figure class="chart" data-file="call_chart.png">'
-    f'<img src="data:image/png;base64,{png}" style="width:100%" '
-    'alt="The call chart: nine contracts, take and call, by cards needed before and after, '
-    'stock left and whether an opponent opened">'
-    '<figcaption style="font-size:0.8em">The chart: <a href="call_chart.pdf">printable A4 '
-    'PDF</a>, <a href="call_chart.png">PNG</a>, <a href="call_chart.csv">CSV</a>. Blue: act; '
-    'orange: pass (or draw); green: no difference; grey: unsure; blank: too few deals.'
-    '</figcaption></figure></div>'
+    f'<div style="flex:0 0 50%">{figure}<small><a href="call_chart.pdf">printable A4 PDF</a>'
+    ' · <a href="call_chart.csv">CSV</a></small></div>'
     '<div style="flex:1;font-size:0.68em;line-height:1.2">'
     f'<b>{html.escape(A.decided_sentence(chart))}</b>'
     ' Numbers: points against the table, act minus pass (below 0: acting gains), the mean '

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..game._checks import check_columns, not_allowed
+from ..game._checks import check_columns
 from ._chart import (
     DECIDED,
     NEED_LEVELS,
@@ -18,6 +18,7 @@ from ._chart import (
     _typed_stats,
     decided_share,
 )
+from ._words import fixed
 
 #: how the card changes the cards still needed, in the rule's order
 CHANGES = ("completes", "cuts", "no help", "cannot lay")
@@ -52,8 +53,8 @@ def change_of(needed_before, needed_after) -> np.ndarray:
 
 
 def _fmt(v: float) -> str:
-    """``-15.23 -> '−15.2'``, ``3 -> '+3.0'`` (a true minus)."""
-    return f"{v:+.1f}".replace("-", "−")
+    """``-15.23 -> '−15.2'``, ``3 -> '+3.0'``: one decimal, signed, a true minus."""
+    return fixed(v, 1, signed=True)
 
 
 def _bands_words(bands, everywhere) -> str:
@@ -240,13 +241,6 @@ def why_line(chart: pd.DataFrame, stats_: pd.DataFrame, hand: int) -> str:
         parts.append("wherever both are decided, your own points and points against the table "
                      "agree")
     return f"Hand {int(hand)}, why: " + "; ".join(parts) + "."
-
-
-def check_decision(decision: str) -> str:
-    """``decision`` if it is ``"call"`` or ``"take"``."""
-    if decision not in ("call", "take"):
-        raise ValueError(not_allowed("decision", decision, "'call' or 'take'"))
-    return decision
 
 
 def agreement_sentence(agreement: pd.DataFrame, command: str) -> str:

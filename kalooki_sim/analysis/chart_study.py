@@ -46,10 +46,13 @@ from ..engine.play import _setup, defer_players
 from ..game._checks import check_bool, check_int, check_real, check_writable_dir, not_allowed
 from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
+from ..studies import study as _study
 from ..studies.study import (
     _git_commit,
+    _json,
     _policy_args,
     _sha256,
+    _valid_chunks,
     _version,
     _write_atomic,
     check_cluster,
@@ -116,52 +119,19 @@ def play_chunk(spec: ChartSpec, hand: int, first: int, n: int, threads=None) -> 
             .encode(), "seconds": time.perf_counter() - t0, "decisions": len(d)}
 
 
-class _Local:
-    slots = 1
-
-    def __init__(self, threads):
-        self.threads = threads
+class _Local(_study._Local):
+    """Chunks played one after another here (the simulate study's executor, this chunk)."""
 
     def submit(self, spec, i, hand, first, n):
         return play_chunk(spec, hand, first, n, self.threads)
 
-    @staticmethod
-    def result(fut):
-        return fut
 
-    def close(self):
-        pass
-
-
-class _Dask:
-    def __init__(self, cluster: str, threads):
-        from distributed import Client, LocalCluster
-
-        self.cluster = None
-        if cluster.startswith("local"):
-            n = (os.cpu_count() or 1) if cluster == "local" else int(cluster.split(":")[1])
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-            self.client = Client(self.cluster)
-            self.threads = 1 if threads is None else threads
-        else:
-            self.client = Client(cluster, timeout="20s")
-            self.threads = threads
-        workers = self.client.scheduler_info(n_workers=-1)["workers"]
-        self.slots = max(1, 2 * sum(w.get("nthreads", 1) for w in workers.values()))
+class _Dask(_study._Dask):
+    """Chunks as futures on a dask.distributed cluster (the simulate study's executor)."""
 
     def submit(self, spec, i, hand, first, n):
         return self.client.submit(play_chunk, spec, hand, first, n, self.threads, pure=False,
                                   key=f"kalooki-chart-{spec.key()}-{i}")
-
-    @staticmethod
-    def result(fut):
-        return fut.result()
-
-    def close(self):
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
 
 
 @dataclasses.dataclass
@@ -322,7 +292,7 @@ def call_chart_study(deals, out, hand=None, players=4, policies="expert", seed=S
     man = _prepare(out, spec, resume, force, given_chunk)
     if man is not None:
         spec = dataclasses.replace(spec, chunk_deals=man["args"]["chunk_deals"])
-    done = {c["index"]: c for c in (man or {}).get("chunks", []) if _chunk_ok(out, c)}
+    done = _valid_chunks(out, man) if man else {}
     todo = [c for c in spec.chunks() if c[0] not in done]
     if done:
         log.info(resumed_note(sorted(done), len(spec.chunks())))
@@ -369,15 +339,6 @@ def call_chart_study(deals, out, hand=None, players=4, policies="expert", seed=S
     man["stats_sha256"] = _sha256(out / STATS)
     _write_atomic(out / MANIFEST, _json(man))
     return ChartStudy(out, man, stats_, prov)
-
-
-def _json(man) -> bytes:
-    return (json.dumps(man, indent=1, sort_keys=True) + "\n").encode()
-
-
-def _chunk_ok(out: Path, c: dict) -> bool:
-    return all((out / f["file"]).is_file() and _sha256(out / f["file"]) == f["sha256"]
-               for f in c["files"].values())
 
 
 def _prepare(out: Path, spec: ChartSpec, resume: bool, force: bool, given_chunk: bool):

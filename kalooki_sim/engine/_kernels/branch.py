@@ -150,16 +150,15 @@ def reshuffle_unseen(seat, t, rst):
             hand[p, stock[n]] += 1
 
 
-@njit(cache=True)
-def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
-    """One continuation from the turn-start state ``snap``: ``seat``'s next take or call
-    forced to ``act``; replicas >= 0 first reshuffle what the seat has not seen; ``by_seat``
-    deals the rest of the stock by seat (:func:`.engine.seat_stock`). Returns the seat's
-    :func:`seat_outcome`, its penalty against the table (:func:`_table_mean`, R12) and
-    whether it went out on the opening itself, doubling every other seat (R12)."""
+@njit(cache=True, _nrt=False)
+def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat, rst):
+    """One continuation from the turn-start state ``snap`` into ``br``: ``seat``'s next take
+    or call forced to ``act``; replicas >= 0 first reshuffle what the seat has not seen (the
+    stream state in ``rst``, ``uint64[2]``); ``by_seat`` deals the rest of the stock by seat
+    (:func:`.engine.seat_stock`). The outcomes are read from ``br`` afterwards
+    (:func:`_outcomes`)."""
     copy_state(snap, br, False)
     if replica >= 0:
-        rst = np.empty(2, np.uint64)
         rst[0] = key
         rst[1] = uint64(replica) << uint64(32)
         reshuffle_unseen(seat, br, rst)
@@ -168,25 +167,64 @@ def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat):
     br[2][E.GS_FORCE_MASK] = 1 << seat
     br[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
     E.play_out(rules, pol, br)
-    pen, out, dbl, void = seat_outcome(rules, br, seat)
-    doubler = out * E.hand_doubled(rules, br[2])  # went out on the opening: R12 doubles the rest
-    return pen, out, dbl, void, pen - _table_mean(rules, br), doubler
+
+
+#: the outcome of a seat at the end of a branch (:func:`_outcomes`), in the order of the
+#: ``F_*`` pairs: penalty, out, doubled, void, points against the table, went out on the opening
+(O_PEN, O_OUT, O_DBL, O_VOID, O_REL, O_DOUBLER) = range(6)
+O_COLS = 6
+#: the ``F_*`` column of each outcome when passing (acting is the column before)
+_F_PASS = (F_PEN_PASS, F_OUT_PASS, F_DBL_PASS, F_VOID_PASS, F_REL_PASS, F_DOUBLER_PASS)
 
 
 @njit(cache=True, _nrt=False)
-def _all_outcomes(rules, t, out):
-    """Every seat's :func:`_branch` outcome at the end of the hand on ``t``, into ``out[p]``:
-    penalty, out, doubled, void, points against the table, went out on the opening."""
+def _outcomes(rules, t, first, last, out):
+    """Seats ``first..last``'s outcomes at the end of the hand on ``t`` into ``out[p]``
+    (``O_*``): :func:`seat_outcome`, the penalty against the table (:func:`_table_mean`,
+    R12) and whether the seat went out on the opening itself, doubling every other seat."""
     mean = _table_mean(rules, t)
     dbl_hand = E.hand_doubled(rules, t[2])
-    for p in range(out.shape[0]):
+    for p in range(first, last + 1):
         pen, o, dbl, void = seat_outcome(rules, t, p)
-        out[p, 0] = pen
-        out[p, 1] = o
-        out[p, 2] = dbl
-        out[p, 3] = void
-        out[p, 4] = pen - mean
-        out[p, 5] = o * dbl_hand
+        out[p, O_PEN] = pen
+        out[p, O_OUT] = o
+        out[p, O_DBL] = dbl
+        out[p, O_VOID] = void
+        out[p, O_REL] = pen - mean
+        out[p, O_DOUBLER] = o * dbl_hand
+
+
+@njit(cache=True, _nrt=False)
+def _decision_outcomes(rules, pol, snap, br, s, taken_s, replicas, key, by_seat, f, nat,
+                       nat_done, one, rst):
+    """Seat ``s``'s decision played both ways (means over replicas) into ``f`` (``F_*``).
+
+    A seat forced to the answer its policy gave (``taken_s``) plays the offer's natural
+    continuation, the same for every seat of the offer (the policies are asked the same
+    questions with the same streams, C3): without replicas it is played once per offer and
+    every seat's outcome kept in ``nat``. Returns whether ``nat`` now holds it."""
+    for j in range(F_COLS):
+        f[j] = 0.0
+    for r in range(replicas):
+        for act in (1, 0):
+            natural = replicas == 1 and act == taken_s
+            if natural and nat_done:
+                row = nat[s]
+            else:
+                _branch(rules, pol, snap, br, s, act, r if replicas > 1 else -1, key, by_seat,
+                        rst)
+                if natural:
+                    _outcomes(rules, br, 0, nat.shape[0] - 1, nat)
+                    nat_done = True
+                    row = nat[s]
+                else:
+                    _outcomes(rules, br, s, s, one)
+                    row = one[s]
+            for k in range(O_COLS):
+                f[_F_PASS[k] - act] += row[k]
+    for j in range(F_COLS):
+        f[j] /= replicas
+    return nat_done
 
 
 @njit(cache=True, _nrt=False)
@@ -254,7 +292,9 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
     seats = np.empty(P, np.int64)
     kinds = np.empty(P, np.int64)
     taken = np.empty(P, np.int64)
-    nat = np.empty((P, 6), np.float64)
+    nat = np.empty((P, O_COLS), np.float64)  # the offer's natural continuation
+    one = np.empty((P, O_COLS), np.float64)
+    rst = np.empty(2, np.uint64)  # a replica's reshuffle stream
     while True:
         gs = main[2]
         branch = gs[E.GS_LIVE] == 1 and gs[E.GS_TURNS] < E.MAX_TURNS
@@ -267,10 +307,7 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
             sg = snap[2]
             D = snap[4][sg[E.GS_DISC_N] - 1]
             turn = sg[E.GS_TURNS] + 1
-            # a seat forced to the answer its policy gave plays the offer's natural
-            # continuation, the same for every seat of the offer (the policies are asked the
-            # same questions with the same streams, C3): played once per offer
-            nat_done = False
+            nat_done = False  # the offer's natural continuation not played yet
             for d in range(nd):
                 if sample < 1.0 and _skip(seed, game, hand_no, attempt, turn, seats[d], sample):
                     continue
@@ -292,31 +329,9 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
                     di[D_TAKEN] = taken[d]
                     key = R.stream_key(seed, game, hand_no, attempt,
                                        STREAM_REPLICA + turn * 8 + s)
-                    f = dec_f[row]
-                    for j in range(F_COLS):
-                        f[j] = 0.0
-                    for r in range(replicas):
-                        for act in (1, 0):
-                            natural = replicas == 1 and act == taken[d]
-                            if natural and nat_done:
-                                pen, out, dbl, void = (nat[s, 0], nat[s, 1], nat[s, 2],
-                                                       nat[s, 3])
-                                rel, dblr = nat[s, 4], nat[s, 5]
-                            else:
-                                pen, out, dbl, void, rel, dblr = _branch(
-                                    rules, pol, snap, br, s, act, r if replicas > 1 else -1,
-                                    key, by_seat)
-                                if natural:
-                                    _all_outcomes(rules, br, nat)
-                                    nat_done = True
-                            f[F_PEN_PASS - act] += pen
-                            f[F_REL_PASS - act] += rel
-                            f[F_DOUBLER_PASS - act] += dblr
-                            f[F_OUT_PASS - act] += out
-                            f[F_DBL_PASS - act] += dbl
-                            f[F_VOID_PASS - act] += void
-                    for j in range(F_COLS):
-                        f[j] /= replicas
+                    nat_done = _decision_outcomes(rules, pol, snap, br, s, taken[d], replicas,
+                                                  key, by_seat, dec_f[row], nat, nat_done,
+                                                  one, rst)
                 row += 1
         if done:
             break
