@@ -75,7 +75,9 @@ W_CNT = W_GI + 5  # counting-sort buckets
 W_TMP = W_CNT + SKEYS + 1  # candidate options before sorting, [CAPACITY, N_COLS]
 W_SAVE = W_TMP + CAPACITY * N_COLS  # the hand's H, A and NS, kept for :func:`root_moved`
 W_R3 = W_SAVE + 14 + 14 + 12  # [4 suits, 5, TMAX + 1]: runs from the other three suits
-SCRATCH = W_R3 + 4 * 5 * (TMAX + 1)
+W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # per rank, a count one card of that rank on (all groups)
+W_MASKS = W_MEMO + 14  # [4 suits, 2]: the hand's held and addable position masks
+SCRATCH = W_MASKS + 8
 # joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
 WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
 WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
@@ -152,17 +154,25 @@ _WINDOW_COST = _window_costs()
 def _cheapest_runs_of(counts, avail, maxj, scratch, s):
     """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s`` (a look-up per window)."""
     held, add = _suit_masks(counts, avail, s)
+    _cheapest_runs_masks(held, add, maxj, scratch, s)
+
+
+@njit(cache=True, _nrt=False)
+def _cheapest_runs_masks(held, add, maxj, scratch, s):
+    """:func:`_cheapest_runs_of` from the suit's held and addable position masks."""
     mj = min(maxj, 2)
-    for t in range(3):
-        scratch[W_NS + s * 3 + t] = NO_WAY
+    b0 = NO_WAY
+    b1 = NO_WAY
+    b2 = NO_WAY
     for lo in range(1, 12):
         h4 = (held >> lo) & 15
         a4 = (add >> lo) & 15
-        for u in range(3):
-            n = _WINDOW_COST[mj, h4, a4, u]
-            o = W_NS + s * 3 + u
-            if n < scratch[o]:
-                scratch[o] = n
+        b0 = min(b0, _WINDOW_COST[mj, h4, a4, 0])
+        b1 = min(b1, _WINDOW_COST[mj, h4, a4, 1])
+        b2 = min(b2, _WINDOW_COST[mj, h4, a4, 2])
+    scratch[W_NS + s * 3] = b0
+    scratch[W_NS + s * 3 + 1] = b1
+    scratch[W_NS + s * 3 + 2] = b2
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -404,8 +404,9 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
         r = rules[R_RUNS]
         v6 = rules[R_V6] == 1
         NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+        NP.clear_rank_memo(pw[2])
         for i in range(m):
-            if NP.root_moved(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
+            if NP.root_moved_memo(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
                 keeps += 1
                 cand[i] += 1 << 40
         return keeps
@@ -438,6 +439,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     exact = _one_kind(rules)
     if exact:
         NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+        NP.clear_rank_memo(pw[2])
     left = 0
     for x in range(JOKER + 1):
         if (cands >> x) & 1 and live[x] > 0:
@@ -451,7 +453,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
             break
         left -= live[x]
         if exact:
-            n2 = NP.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1)
+            n2 = NP.root_moved_memo(cnt, j, g, r, v6, av, pw[2], x, 1)
         else:
             n2 = NP.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1)
         if n2 > nd - 1:
@@ -466,8 +468,13 @@ def _state_key(seat, hand):
     """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
     dead = hand[_seen_row(hand)]
     k = uint64(seat)
+    # eight codes to a word (a byte each: copies held + 16 x dead copies), then one mix per word
+    w = uint64(0)
     for c in range(N_CODES):
-        k = R._splitmix(k ^ uint64(hand[seat, c] + 8 * dead[c] + 64 * c))
+        w = (w << uint64(8)) | uint64((hand[seat, c] + 16 * dead[c]) & 255)
+        if c % 8 == 7 or c == N_CODES - 1:
+            k = R._splitmix(k ^ w)
+            w = uint64(0)
     return np.int64(k >> uint64(2))
 
 
