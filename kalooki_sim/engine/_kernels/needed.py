@@ -73,11 +73,12 @@ W_ST = W_IDX + 5  # [5, 3]: (naturals added, jokers, runs) per level
 W_GI = W_ST + 15  # level whose group costs stand for this level
 W_CNT = W_GI + 5  # counting-sort buckets
 W_TMP = W_CNT + SKEYS + 1  # candidate options before sorting, [CAPACITY, N_COLS]
-W_SAVE = W_TMP + CAPACITY * N_COLS  # the hand's H, A and NS, kept for :func:`root_moved`
-W_R3 = W_SAVE + 14 + 14 + 12  # [4 suits, 5, TMAX + 1]: runs from the other three suits
-W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # per rank, a count one card of that rank on (all groups)
-W_MASKS = W_MEMO + 14  # [4 suits, 2]: the hand's held and addable position masks
-SCRATCH = W_MASKS + 8
+W_MASKS = W_TMP + CAPACITY * N_COLS  # [4 suits, 2]: held and addable position masks (runs)
+# the hand's H, A, NS and suit masks, kept for :func:`root_moved`
+W_SAVE = W_MASKS + 8
+W_R3 = W_SAVE + 14 + 14 + 12 + 8  # [4 suits, 5, TMAX + 1]: runs from the other three suits
+W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # [2, 14]: per rank, the count one card off / on (all groups)
+SCRATCH = W_MEMO + 28
 # joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
 WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
 WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
@@ -152,8 +153,11 @@ _WINDOW_COST = _window_costs()
 
 @njit(cache=True, _nrt=False)
 def _cheapest_runs_of(counts, avail, maxj, scratch, s):
-    """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s`` (a look-up per window)."""
+    """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s`` (a look-up per window);
+    with the suit's masks at ``W_MASKS``."""
     held, add = _suit_masks(counts, avail, s)
+    scratch[W_MASKS + 2 * s] = held
+    scratch[W_MASKS + 2 * s + 1] = add
     _cheapest_runs_masks(held, add, maxj, scratch, s)
 
 

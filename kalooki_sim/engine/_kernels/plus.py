@@ -26,7 +26,6 @@ from .needed import (
     _cheapest_runs_masks,
     _hand_tables,
     _root,
-    _suit_masks,
     needed_kernel,
     needed_upto,
 )
@@ -42,10 +41,10 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
         scratch[W_SAVE + 14 + k] = scratch[W_A + k]
     for i in range(12):
         scratch[W_SAVE + 28 + i] = scratch[W_NS + i]
-    for s in range(4):
-        held, add = _suit_masks(counts, avail, s)
-        scratch[W_MASKS + 2 * s] = held
-        scratch[W_MASKS + 2 * s + 1] = add
+    for i in range(8):
+        scratch[W_SAVE + 40 + i] = scratch[W_MASKS + i]  # set by _hand_tables when r > 0
+    for i in range(28):
+        scratch[W_MEMO + i] = -1  # a new hand: root_moved's counts per rank are unknown
     if g == 0 and r > 0:
         for s in range(4):
             _runs_without(scratch, s)
@@ -106,7 +105,22 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     held), after :func:`prepare_plus` on the hand and with ``counts``, ``avail`` as then.
 
     A lower bound of the count; the count itself when the contract is all groups, or all runs
-    but V6's complete suit. ``counts``, ``avail`` are left as they are."""
+    but V6's complete suit. ``counts``, ``avail`` are left as they are.
+
+    In all-group contracts a natural's suit changes nothing (only its rank's held and addable
+    copies move), so the four suits of a rank are one question: its answer is remembered
+    per rank and direction until the next :func:`prepare_plus`."""
+    if r == 0 and x != JOKER:
+        o = W_MEMO + (14 if d > 0 else 0) + x % 13 + 1
+        if scratch[o] < 0:
+            scratch[o] = _moved(counts, jokers, g, r, v6, avail, scratch, x, d)
+        return scratch[o]
+    return _moved(counts, jokers, g, r, v6, avail, scratch, x, d)
+
+
+@njit(cache=True, _nrt=False)
+def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
+    """:func:`root_moved` itself, worked out from the hand's tables."""
     complete = v6 and r == 3
     w = 3 if complete else 1
     for k in range(1, 14):
@@ -127,8 +141,8 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
         # positions, 1 and 14); a copy more or less of a held card leaves its runs alone
         if counts[s, k] + d == 0 or counts[s, k] == 0:
             bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k
-            held = scratch[W_MASKS + 2 * s]
-            add = scratch[W_MASKS + 2 * s + 1]
+            held = scratch[W_SAVE + 40 + 2 * s]
+            add = scratch[W_SAVE + 40 + 2 * s + 1]
             if d > 0:
                 held |= bits
                 add &= ~bits
@@ -140,29 +154,6 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
             # all runs: the other three suits' table is the hand's (prepare_plus)
             return _runs_moved(scratch, s, r, jokers, avail[JOKER])
     return _root(g, r, w, jokers, avail[JOKER], scratch)
-
-
-@njit(cache=True, _nrt=False)
-def clear_rank_memo(scratch):
-    """Forget :func:`root_moved_memo`'s counts (the hand or the direction changed)."""
-    for k in range(14):
-        scratch[W_MEMO + k] = -1
-
-
-@njit(cache=True, _nrt=False)
-def root_moved_memo(counts, jokers, g, r, v6, avail, scratch, x, d):
-    """:func:`root_moved`, remembered per rank in all-group contracts: there a natural's suit
-    changes nothing (only its rank's held and addable copies move), so the four suits of a
-    rank are one question. Call :func:`clear_rank_memo` first, and again when the hand or
-    ``d`` changes."""
-    if r != 0 or x == JOKER:
-        return root_moved(counts, jokers, g, r, v6, avail, scratch, x, d)
-    k = x % 13 + 1
-    v = scratch[W_MEMO + k]
-    if v < 0:
-        v = root_moved(counts, jokers, g, r, v6, avail, scratch, x, d)
-        scratch[W_MEMO + k] = v
-    return v
 
 
 @njit(cache=True, _nrt=False)

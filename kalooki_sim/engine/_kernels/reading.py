@@ -404,9 +404,8 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
         r = rules[R_RUNS]
         v6 = rules[R_V6] == 1
         NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
-        NP.clear_rank_memo(pw[2])
         for i in range(m):
-            if NP.root_moved_memo(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
+            if NP.root_moved(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
                 keeps += 1
                 cand[i] += 1 << 40
         return keeps
@@ -439,7 +438,6 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     exact = _one_kind(rules)
     if exact:
         NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
-        NP.clear_rank_memo(pw[2])
     left = 0
     for x in range(JOKER + 1):
         if (cands >> x) & 1 and live[x] > 0:
@@ -453,7 +451,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
             break
         left -= live[x]
         if exact:
-            n2 = NP.root_moved_memo(cnt, j, g, r, v6, av, pw[2], x, 1)
+            n2 = NP.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1)
         else:
             n2 = NP.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1)
         if n2 > nd - 1:
