@@ -434,3 +434,42 @@ def test_root_moved_is_the_count_of_a_hand_one_card_on_or_off_in_one_kind_contra
                     assert got <= want, (i, x, d)
                     bound_seen += 1
     assert exact_seen > 5000 and bound_seen > 5000
+
+
+def test_needed_cut_refutes_only_cards_that_cut_nothing_in_mixed_contracts():
+    """``plus.needed_cut`` (an offer's "does this card cut the count?", issue 27): a count below
+    the hand's without the card must use the card, so ``used_bound`` (a group of its rank, R3,
+    or a run of its suit through it, R4) never exceeds such a count, and ``needed_cut`` gives
+    ``needed_upto``'s answer whenever either is at most the cap; the slow twin is the full
+    count of the hand plus the card."""
+    from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as np_
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(34), 600)
+    o, s = nk.new_workspace()
+    cuts = refuted = 0
+    for i in range(len(jokers)):
+        c, j, g, r, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), avail[i]
+        if g == 0 or r == 0:
+            continue  # one-kind contracts are root_moved's
+        before = nk.needed_kernel(c, j, g, r, False, a, o, s)
+        if before == 0 or before >= nk.NO_WAY:
+            continue
+        cap = before - 1
+        for x in range(JOKER):
+            if a[x] <= 0:
+                continue
+            a[x] -= 1
+            c[x // 13, x % 13 + 1] += 1
+            lb = np_.used_bound(c, j, g, r, a, s, x)
+            got = np_.needed_cut(c, j, g, r, a, o, s, x, cap)
+            want = nk.needed_kernel(c, j, g, r, False, a, o, s)
+            c[x // 13, x % 13 + 1] -= 1
+            a[x] += 1
+            if want <= cap:
+                cuts += 1
+                assert lb <= want and got == want, (i, x)
+            else:
+                assert got > cap, (i, x)
+                refuted += lb > cap
+    assert cuts > 500 and refuted > 500

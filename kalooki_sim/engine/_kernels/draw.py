@@ -12,12 +12,12 @@ from . import rng as R
 from .reading import (
     _avail,
     _call_limit,
+    _cut_memo_upto,
     _danger,
     _fill_counts,
     _from_pile,
     _hand_penalty,
     _needed_memo,
-    _needed_memo_upto,
     _opened_others,
     _seen_row,
     need_with,
@@ -137,8 +137,8 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
         before = _needed_memo(seat, hand, ps, rules, pol, pw)
         hrow[card] += 1
         # only "does it cut the count by the gain?" matters, then the exact count left
-        after = _needed_memo_upto(seat, hand, ps, rules, pol, pw,
-                                  before - pol[seat, gain_col])
+        after = _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before,
+                               before - pol[seat, gain_col])
         hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False

@@ -691,7 +691,6 @@ def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap):
     complete = mode == COMPLETE
     w = 3 if complete else 1
     aj = avail[JOKER]
-    maxj = jokers + aj
     _hand_tables(counts, jokers, r, avail, scratch)
     root = _root(g, r, w, jokers, aj, scratch)
     if root >= NO_WAY:
@@ -702,6 +701,17 @@ def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap):
         return root  # the bound is exact: no runs, or runs sharing only the jokers
     if root > cap:
         return root
+    return _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root)
+
+
+@njit(cache=True, _nrt=False)
+def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root):
+    """The iterative deepening of :func:`_upto` from its root bound ``root`` (at most
+    ``cap``), with the hand's tables (:func:`_hand_tables`, :func:`_root`) in ``scratch``."""
+    complete = mode == COMPLETE
+    w = 3 if complete else 1
+    aj = avail[JOKER]
+    maxj = jokers + aj
     nopt = scratch[W_NOPT:W_NOPT + 4]
     perm = scratch[W_PERM:W_PERM + 4]
     rel_prev = -1

@@ -13,17 +13,23 @@ from __future__ import annotations
 from numba import njit
 
 from .needed import (
+    _WINDOW_COST,
     JOKER,
     NO_WAY,
     TMAX,
     W_A,
+    W_G0,
+    W_G1,
     W_H,
     W_MASKS,
     W_MEMO,
     W_NS,
+    W_R,
     W_R3,
     W_SAVE,
+    WINDOWS,
     _cheapest_runs_masks,
+    _deepen,
     _hand_tables,
     _root,
     needed_kernel,
@@ -189,3 +195,103 @@ def needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, x, cap):
         counts[x // 13, x % 13 + 1] -= 1
     avail[x] += 1
     return n
+
+
+@njit(cache=True, _nrt=False)
+def needed_cut(counts, jokers, g, r, avail, opts, scratch, x, cap):
+    """:func:`.needed.needed_upto` of a mixed contract's hand (not V6's complete suit) that has
+    just taken the natural ``x``, when ``cap`` is below its count without ``x``: a count at
+    most ``cap`` must use ``x``, so :func:`used_bound` above ``cap`` refutes it before the
+    search (issue 27: most offers are of cards that cut nothing)."""
+    _hand_tables(counts, jokers, r, avail, scratch)
+    root = _root(g, r, 1, jokers, avail[JOKER], scratch)
+    if root > cap:
+        return root
+    lb = _used_from_tables(jokers, g, r, avail, scratch, x)
+    if lb > cap:
+        return lb
+    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root)
+
+
+@njit(cache=True, _nrt=False)
+def used_bound(counts, jokers, g, r, avail, scratch, x):
+    """A lower bound of every contract of the hand that uses its natural ``x`` (held), from
+    the root tables: ``x``'s rank as a group (R3), or a run of ``x``'s suit through ``x``'s
+    position (R4), the rest at their cheapest and the jokers shared. Not V6's complete suit.
+
+    A card just added that cuts the count must be used by the cheaper contract (without it
+    that contract was the hand's before), so this bound above a cap refutes the cut without
+    a search (issue 27: most offers are of cards that cut nothing). Writes ``scratch``.
+    """
+    _hand_tables(counts, jokers, r, avail, scratch)
+    _root(g, r, 1, jokers, avail[JOKER], scratch)  # R[0], G0, G1 of the hand
+    return _used_from_tables(jokers, g, r, avail, scratch, x)
+
+
+@njit(cache=True, _nrt=False)
+def _used_from_tables(jokers, g, r, avail, scratch, x):
+    """:func:`used_bound` from the hand's tables already in ``scratch``; leaves them."""
+    aj = avail[JOKER]
+    s = x // 13
+    k = x % 13 + 1
+    best = NO_WAY
+    if g > 0:
+        # a group at rank k: the runs and g - 1 groups at their cheapest (as _relevant)
+        h = scratch[W_H + k]
+        a = scratch[W_A + k]
+        need0 = max(0, 3 - h)
+        need1 = max(0, 2 - h)
+        c0 = need0 if need0 <= a else NO_WAY
+        c1 = need1 if need1 <= a else NO_WAY
+        for t in range(min(2 * r, TMAX) + 1):
+            rc = scratch[W_R + t + r * (TMAX + 1)]
+            if rc >= NO_WAY:
+                continue
+            for m in range(g):
+                gc = scratch[W_G1 + m]
+                if gc >= NO_WAY:
+                    continue
+                for ty in range(2):
+                    cc = c0 if ty == 0 else c1
+                    if cc >= NO_WAY:
+                        continue
+                    extra = max(0, t + m + ty - jokers)
+                    if extra <= aj and rc + gc + cc + extra < best:
+                        best = rc + gc + cc + extra
+    if r > 0:
+        # a run of suit s through x: its cheapest window holding x's position, r - 1 runs
+        # of the other suits (R5), g groups at their cheapest
+        held = scratch[W_MASKS + 2 * s]
+        add = scratch[W_MASKS + 2 * s + 1]
+        mj = min(jokers + aj, 2)
+        pos = (1 << 1) | (1 << 14) if k == 1 else 1 << k
+        f0 = NO_WAY
+        f1 = NO_WAY
+        f2 = NO_WAY
+        for lo in range(1, 12):
+            if not (pos >> lo) & 15:
+                continue
+            h4 = (held >> lo) & 15
+            a4 = (add >> lo) & 15
+            f0 = min(f0, _WINDOW_COST[mj, h4, a4, 0])
+            f1 = min(f1, _WINDOW_COST[mj, h4, a4, 1])
+            f2 = min(f2, _WINDOW_COST[mj, h4, a4, 2])
+        _runs_without(scratch, s)
+        base = W_R3 + s * 5 * (TMAX + 1)
+        for t in range(min(2 * r, TMAX) + 1):
+            v = NO_WAY
+            for u in range(min(t, 2) + 1):
+                fa = f0 if u == 0 else (f1 if u == 1 else f2)
+                b = scratch[base + (r - 1) * (TMAX + 1) + min(t - u, 2 * r - 2)]
+                if fa < NO_WAY and b < NO_WAY and fa + b < v:
+                    v = fa + b
+            if v >= NO_WAY:
+                continue
+            for m in range(g + 1):
+                gc = scratch[W_G0 + m] if g > 0 else 0
+                if gc >= NO_WAY:
+                    continue
+                extra = max(0, t + m - jokers)
+                if extra <= aj and v + gc + extra < best:
+                    best = v + gc + extra
+    return best

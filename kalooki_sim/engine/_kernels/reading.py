@@ -511,6 +511,30 @@ def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
 
 
 @njit(cache=True, _nrt=False)
+def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
+    """:func:`_needed_memo_upto` of ``seat``'s hand, which has just taken ``card``; ``before``
+    is the exact count without it: "does the card cut the count to ``cap``?".
+
+    In mixed contracts a cheaper contract must use the card, so
+    :func:`.plus.needed_cut` refutes most cards without a search."""
+    if (pol[seat, P_EXACT] > 0 and card != JOKER and cap < before < NO_WAY_RANK
+            and not _one_kind(rules)
+            and not (rules[R_V6] == 1 and rules[R_RUNS] == 3)):
+        key = _state_key(seat, hand)
+        v = _memo_get(seat, ps, key)
+        if v >= 0:
+            return v
+        av, j = _load_counts(seat, hand, rules, pw)
+        v = NP.needed_cut(pw[0], j, rules[R_GROUPS], rules[R_RUNS], av, pw[1], pw[2], card,
+                          cap)
+        if v <= cap:
+            _memo_put(seat, ps, key, v)
+            return v
+        return cap + 1  # not cut: which number above cap changes no decision
+    return _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap)
+
+
+@njit(cache=True, _nrt=False)
 def _needed_memo(seat, hand, ps, rules, pol, pw):
     """:func:`_needed`, remembered per seat: a seat is asked about the same hand many times
     (every offer until its own turn), and the exact count is the policy's dearest step."""
