@@ -12,6 +12,7 @@ from . import rng as R
 from .reading import (
     _avail,
     _call_limit,
+    _count_drawn,
     _cut_memo_upto,
     _danger,
     _fill_counts,
@@ -214,13 +215,19 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
 def _draw_to(seat, ev, hand, gs, stock, disc, log, rstates):
     """The top of the stock to ``seat`` (a draw, or a caller's penalty card, R9), logged as
     ``ev``; False if the stock is exhausted again (R13: the hand is void)."""
+    return _draw_card(seat, ev, hand, gs, stock, disc, log, rstates) >= 0
+
+
+@njit(cache=True, _nrt=False)
+def _draw_card(seat, ev, hand, gs, stock, disc, log, rstates):
+    """:func:`_draw_to`, returning the card drawn (-1: the hand is void)."""
     c = _draw_stock(stock, disc, gs, rstates[1], log, hand[_seen_row(hand)], seat,
                     _seen_row(hand))
     if c < 0:
-        return False
+        return -1
     hand[seat, c] += 1
     _log(log, gs, ev, seat, c, 0, 0, 0)
-    return True
+    return c
 
 
 @njit(cache=True, _nrt=False)
@@ -247,7 +254,15 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
         if not took and not _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log,
                                         rstates, pw):
             return False
-    return took or _draw_to(cur, EV_DRAW, hand, gs, stock, disc, log, rstates)
+    if took:
+        return True
+    c = _draw_card(cur, EV_DRAW, hand, gs, stock, disc, log, rstates)
+    if c < 0:
+        return False
+    if ps[cur, PS_OPENED] == 0:
+        # the discard will ask the count of this hand: one card more asks only "does it cut?"
+        _count_drawn(cur, hand, ps, rules, pol, pw, c)
+    return True
 
 
 # -- V9 Tuluki: the two-player discard step ------------------------------------------------------

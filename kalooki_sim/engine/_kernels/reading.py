@@ -535,6 +535,32 @@ def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
 
 
 @njit(cache=True, _nrt=False)
+def _count_drawn(seat, hand, ps, rules, pol, pw, card):
+    """Remember ``seat``'s exact count after drawing ``card`` (held now), when its count
+    before is remembered: one card more cuts the count by one or leaves it (it never raises
+    it), so "does it cut?" (a capped count) is all there is to ask, and the discard that
+    follows finds the answer in the memo. Nothing is done for a seat without ``P_EXACT``."""
+    if pol[seat, P_EXACT] <= 0:
+        return
+    hand[seat, card] -= 1
+    before = _memo_get(seat, ps, _state_key(seat, hand))
+    hand[seat, card] += 1
+    if before <= 0 or before >= NO_WAY_RANK:
+        return  # not known, or nothing to cut (0), or no way to lay it
+    key = _state_key(seat, hand)
+    if _memo_get(seat, ps, key) >= 0:
+        return
+    av, j = _load_counts(seat, hand, rules, pw)
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    if card != JOKER and not _one_kind(rules) and not (rules[R_V6] == 1 and r == 3):
+        v = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, before - 1)
+    else:
+        v = NK.needed_upto(pw[0], j, g, r, rules[R_V6] == 1, av, pw[1], pw[2], before - 1)
+    _memo_put(seat, ps, key, v if v <= before - 1 else before)
+
+
+@njit(cache=True, _nrt=False)
 def _needed_memo(seat, hand, ps, rules, pol, pw):
     """:func:`_needed`, remembered per seat: a seat is asked about the same hand many times
     (every offer until its own turn), and the exact count is the policy's dearest step."""
