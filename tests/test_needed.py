@@ -473,3 +473,26 @@ def test_needed_cut_refutes_only_cards_that_cut_nothing_in_mixed_contracts():
                 assert got > cap, (i, x)
                 refuted += lb > cap
     assert cuts > 500 and refuted > 500
+
+
+def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():
+    """``needed._groups_alone`` (the all-group contracts' count, issue 27) against the group DP
+    and bound it replaces, on random per-rank naturals held and copies left, jokers held and
+    left, 1-4 groups (the closed form's twin)."""
+    from kalooki_sim.engine._kernels import needed as nk
+
+    rng = np.random.default_rng(35)
+    s = np.zeros(nk.SCRATCH, np.int64)
+    seen = Counter()
+    for _ in range(20000):
+        g = int(rng.integers(1, 5))
+        jokers = int(rng.integers(0, 4))
+        aj = int(rng.integers(0, 5))
+        s[nk.W_H + 1:nk.W_H + 14] = rng.integers(0, 5, 13) * (rng.random(13) < 0.6)
+        s[nk.W_A + 1:nk.W_A + 14] = rng.integers(0, 4, 13)
+        got = nk._groups_alone(g, jokers, aj, s)
+        nk._groups(g, nk.RANKS13, nk.W_H, nk.W_A, s[nk.W_G0:nk.W_G0 + nk.GMAX], s)
+        want = nk._bound(0, 0, 0, 0, g, jokers, aj, s, nk.W_G0)
+        assert got == want, (g, jokers, aj, s[nk.W_H:nk.W_H + 14], s[nk.W_A:nk.W_A + 14])
+        seen[min(want, 4)] += 1
+    assert len(seen) == 5 and min(seen.values()) > 200
