@@ -78,7 +78,8 @@ W_MASKS = W_TMP + CAPACITY * N_COLS  # [4 suits, 2]: held and addable position m
 W_SAVE = W_MASKS + 8
 W_R3 = W_SAVE + 14 + 14 + 12 + 8  # [4 suits, 5, TMAX + 1]: runs from the other three suits
 W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # [2, 14]: per rank, the count one card off / on (all groups)
-SCRATCH = W_MEMO + 28
+W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves no run keeps
+SCRATCH = W_ROOT + 1
 # joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
 WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
 WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)

@@ -26,6 +26,7 @@ from .needed import (
     W_NS,
     W_R,
     W_R3,
+    W_ROOT,
     W_SAVE,
     WINDOWS,
     _cheapest_runs_masks,
@@ -54,6 +55,7 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     if g == 0 and r > 0:
         for s in range(4):
             _runs_without(scratch, s)
+        scratch[W_ROOT] = _root(g, r, 3 if v6 and r == 3 else 1, jokers, avail[JOKER], scratch)
 
 
 @njit(cache=True, _nrt=False)
@@ -157,7 +159,13 @@ def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
                 add |= bits
             _cheapest_runs_masks(held, add, jokers + avail[JOKER], scratch, s)
         if g == 0 and not complete:
-            # all runs: the other three suits' table is the hand's (prepare_plus)
+            # all runs: the other three suits' table is the hand's (prepare_plus), and a card
+            # that leaves its suit's cheapest runs alone leaves the count
+            o = W_NS + 3 * s
+            if (scratch[o] == scratch[W_SAVE + 28 + 3 * s]
+                    and scratch[o + 1] == scratch[W_SAVE + 29 + 3 * s]
+                    and scratch[o + 2] == scratch[W_SAVE + 30 + 3 * s]):
+                return scratch[W_ROOT]
             return _runs_moved(scratch, s, r, jokers, avail[JOKER])
     return _root(g, r, w, jokers, avail[JOKER], scratch)
 
