@@ -162,19 +162,32 @@ def _cheapest_runs_of(counts, avail, maxj, scratch, s):
     _cheapest_runs_masks(held, add, maxj, scratch, s)
 
 
-@njit(cache=True, _nrt=False)
-def _cheapest_runs_masks(held, add, maxj, scratch, s):
-    """:func:`_cheapest_runs_of` from the suit's held and addable position masks."""
+#: run positions 1-14 (the ace at both ends): every window passes through one
+ALL_POSITIONS = 0x7FFE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def window_minima(held, add, maxj, through):
+    """Least naturals to add for a 4-card run of one suit (held / addable position masks)
+    with at most 0, 1, 2 jokers (``maxj`` to be had), among the windows touching a position
+    of ``through``; ``NO_WAY`` where none (R4)."""
     mj = min(maxj, 2)
-    b0 = NO_WAY
-    b1 = NO_WAY
-    b2 = NO_WAY
+    b0 = b1 = b2 = NO_WAY
     for lo in range(1, 12):
+        if not (through >> lo) & 15:
+            continue
         h4 = (held >> lo) & 15
         a4 = (add >> lo) & 15
         b0 = min(b0, _WINDOW_COST[mj, h4, a4, 0])
         b1 = min(b1, _WINDOW_COST[mj, h4, a4, 1])
         b2 = min(b2, _WINDOW_COST[mj, h4, a4, 2])
+    return b0, b1, b2
+
+
+@njit(cache=True, _nrt=False)
+def _cheapest_runs_masks(held, add, maxj, scratch, s):
+    """:func:`_cheapest_runs_of` from the suit's held and addable position masks."""
+    b0, b1, b2 = window_minima(held, add, maxj, ALL_POSITIONS)
     scratch[W_NS + s * 3] = b0
     scratch[W_NS + s * 3 + 1] = b1
     scratch[W_NS + s * 3 + 2] = b2
@@ -285,34 +298,42 @@ def _relevant(g, r, w, jokers, aj, limit, scratch):
     k_runs = r if w == 1 else 0
     rel = 0
     for k in range(1, 14):
-        h = scratch[W_H + k]
-        a = scratch[W_A + k]
-        need0 = max(0, 3 - h)
-        need1 = max(0, 2 - h)
-        c0 = need0 if need0 <= a else NO_WAY
-        c1 = need1 if need1 <= a else NO_WAY
-        if c1 >= NO_WAY:
-            continue
-        best = NO_WAY
-        for t in range(min(2 * k_runs, TMAX) + 1):
-            rc = scratch[_r_at(0, k_runs, t)]
-            if rc >= NO_WAY:
-                continue
-            for m in range(g):
-                gc = scratch[W_G1 + m]
-                if gc >= NO_WAY:
-                    continue
-                for ty in range(2):
-                    cc = c0 if ty == 0 else c1
-                    if cc >= NO_WAY:
-                        continue
-                    extra = max(0, t + m + ty - jokers)
-                    if extra > aj:
-                        continue
-                    best = min(best, rc + gc + cc + extra)
-        if best <= limit:
+        if group_at_bound(k, g, k_runs, jokers, aj, scratch) <= limit:
             rel |= 1 << k
     return rel
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def group_at_bound(k, g, k_runs, jokers, aj, scratch):
+    """Least cost of a contract with a group at rank ``k`` (R3): ``k_runs`` runs at their
+    cheapest (``R`` of the root), that group and ``g - 1`` groups at their cheapest from the
+    whole hand (``G`` at ``W_G1``), the jokers shared; ``NO_WAY`` if the rank cannot hold
+    one."""
+    h = scratch[W_H + k]
+    a = scratch[W_A + k]
+    need0 = max(0, 3 - h)
+    need1 = max(0, 2 - h)
+    c0 = need0 if need0 <= a else NO_WAY
+    c1 = need1 if need1 <= a else NO_WAY
+    best = NO_WAY
+    if c1 >= NO_WAY:
+        return best
+    for t in range(min(2 * k_runs, TMAX) + 1):
+        rc = scratch[_r_at(0, k_runs, t)]
+        if rc >= NO_WAY:
+            continue
+        for m in range(g):
+            gc = scratch[W_G1 + m]
+            if gc >= NO_WAY:
+                continue
+            for ty in range(2):
+                cc = c0 if ty == 0 else c1
+                if cc >= NO_WAY:
+                    continue
+                extra = max(0, t + m + ty - jokers)
+                if extra <= aj:
+                    best = min(best, rc + gc + cc + extra)
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -642,9 +663,6 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
         Workspace for run options.
     scratch : int64[SCRATCH]
         Workspace (offsets ``W_*``).
-
-    Returns
-    -------
     cap : int
         Stop once the answer is known to exceed ``cap`` (``NO_WAY`` for the exact answer).
 
@@ -840,19 +858,13 @@ def _groups_alone(g, jokers, aj, scratch):
         if h >= 3:
             free += 1
         elif 3 - h <= a:
-            if h == 2:
-                n1 += 1
-            elif h == 1:
-                n2 += 1
-            else:
-                n3 += 1
+            n1 += h == 2
+            n2 += h == 1
+            n3 += h == 0
         elif 2 - h <= a:
-            if h == 2:
-                j0 += 1
-            elif h == 1:
-                j1 += 1
-            else:
-                j2 += 1
+            j0 += h == 2
+            j1 += h == 1
+            j2 += h == 0
     left = g - min(free, g)
     if left == 0:
         return 0

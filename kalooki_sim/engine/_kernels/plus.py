@@ -13,18 +13,15 @@ from __future__ import annotations
 from numba import njit
 
 from .needed import (
-    _WINDOW_COST,
     JOKER,
     NO_WAY,
     TMAX,
     W_A,
     W_G0,
-    W_G1,
     W_H,
     W_MASKS,
     W_MEMO,
     W_NS,
-    W_R,
     W_R3,
     W_ROOT,
     W_SAVE,
@@ -33,8 +30,10 @@ from .needed import (
     _deepen,
     _hand_tables,
     _root,
+    group_at_bound,
     needed_kernel,
     needed_upto,
+    window_minima,
 )
 
 
@@ -90,20 +89,34 @@ def _runs_moved(scratch, s, r, jokers, aj):
     changed: ``r`` runs, suit ``s`` in them or not (``R3``), the jokers beyond the hand's
     bought from the pack (at most ``aj``). What :func:`_root` gives, from one suit's work."""
     base = W_R3 + s * 5 * (TMAX + 1)
+    f0 = scratch[W_NS + s * 3]
+    f1 = scratch[W_NS + s * 3 + 1]
+    f2 = scratch[W_NS + s * 3 + 2]
     best = NO_WAY
     for t in range(min(2 * r, TMAX) + 1):
         extra = t - jokers if t > jokers else 0
         if extra > aj:
             continue
-        v = scratch[base + r * (TMAX + 1) + min(t, 2 * r)]
-        for u in range(min(t, 2) + 1):
-            a = scratch[W_NS + s * 3 + u]
-            b = scratch[base + (r - 1) * (TMAX + 1) + min(t - u, 2 * r - 2)]
-            if a < NO_WAY and b < NO_WAY and a + b < v:
-                v = a + b
+        v = min(scratch[base + r * (TMAX + 1) + min(t, 2 * r)],
+                _runs_through(scratch, s, r, t, f0, f1, f2))
         if v < NO_WAY and v + extra < best:
             best = v + extra
     return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _runs_through(scratch, s, r, t, f0, f1, f2):
+    """Least naturals for ``r`` runs with at most ``t`` jokers, one of them of suit ``s`` at
+    ``f0``, ``f1``, ``f2`` naturals (0, 1, 2 jokers), the others of the three other suits
+    (``R3``, R5); ``NO_WAY`` if none."""
+    base = W_R3 + s * 5 * (TMAX + 1)
+    v = NO_WAY
+    for u in range(min(t, 2) + 1):
+        a = f0 if u == 0 else (f1 if u == 1 else f2)
+        b = scratch[base + (r - 1) * (TMAX + 1) + min(t - u, 2 * r - 2)]
+        if a < NO_WAY and b < NO_WAY and a + b < v:
+            v = a + b
+    return v
 
 
 @njit(cache=True, _nrt=False)
@@ -245,54 +258,16 @@ def _used_from_tables(jokers, g, r, avail, scratch, x):
     best = NO_WAY
     if g > 0:
         # a group at rank k: the runs and g - 1 groups at their cheapest (as _relevant)
-        h = scratch[W_H + k]
-        a = scratch[W_A + k]
-        need0 = max(0, 3 - h)
-        need1 = max(0, 2 - h)
-        c0 = need0 if need0 <= a else NO_WAY
-        c1 = need1 if need1 <= a else NO_WAY
-        for t in range(min(2 * r, TMAX) + 1):
-            rc = scratch[W_R + t + r * (TMAX + 1)]
-            if rc >= NO_WAY:
-                continue
-            for m in range(g):
-                gc = scratch[W_G1 + m]
-                if gc >= NO_WAY:
-                    continue
-                for ty in range(2):
-                    cc = c0 if ty == 0 else c1
-                    if cc >= NO_WAY:
-                        continue
-                    extra = max(0, t + m + ty - jokers)
-                    if extra <= aj and rc + gc + cc + extra < best:
-                        best = rc + gc + cc + extra
+        best = group_at_bound(k, g, r, jokers, aj, scratch)
     if r > 0:
         # a run of suit s through x: its cheapest window holding x's position, r - 1 runs
         # of the other suits (R5), g groups at their cheapest
-        held = scratch[W_MASKS + 2 * s]
-        add = scratch[W_MASKS + 2 * s + 1]
-        mj = min(jokers + aj, 2)
         pos = (1 << 1) | (1 << 14) if k == 1 else 1 << k
-        f0 = NO_WAY
-        f1 = NO_WAY
-        f2 = NO_WAY
-        for lo in range(1, 12):
-            if not (pos >> lo) & 15:
-                continue
-            h4 = (held >> lo) & 15
-            a4 = (add >> lo) & 15
-            f0 = min(f0, _WINDOW_COST[mj, h4, a4, 0])
-            f1 = min(f1, _WINDOW_COST[mj, h4, a4, 1])
-            f2 = min(f2, _WINDOW_COST[mj, h4, a4, 2])
+        f0, f1, f2 = window_minima(scratch[W_MASKS + 2 * s], scratch[W_MASKS + 2 * s + 1],
+                                   jokers + aj, pos)
         _runs_without(scratch, s)
-        base = W_R3 + s * 5 * (TMAX + 1)
         for t in range(min(2 * r, TMAX) + 1):
-            v = NO_WAY
-            for u in range(min(t, 2) + 1):
-                fa = f0 if u == 0 else (f1 if u == 1 else f2)
-                b = scratch[base + (r - 1) * (TMAX + 1) + min(t - u, 2 * r - 2)]
-                if fa < NO_WAY and b < NO_WAY and fa + b < v:
-                    v = fa + b
+            v = _runs_through(scratch, s, r, t, f0, f1, f2)
             if v >= NO_WAY:
                 continue
             for m in range(g + 1):

@@ -511,22 +511,31 @@ def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
 
 
 @njit(cache=True, _nrt=False)
+def _cut_upto(seat, hand, rules, pw, card, cap):
+    """The exact count of ``seat``'s hand, which holds ``card`` just taken or drawn, when it
+    is at most ``cap``, a cap below the count without the card; else some number above
+    ``cap``. In mixed contracts a cheaper contract must use the card, so
+    :func:`.plus.needed_cut` refutes most cards without a search."""
+    av, j = _load_counts(seat, hand, rules, pw)
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    v6 = rules[R_V6] == 1
+    if card != JOKER and not _one_kind(rules) and not (v6 and r == 3):
+        return NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap)
+    return NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap)
+
+
+@njit(cache=True, _nrt=False)
 def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
     """:func:`_needed_memo_upto` of ``seat``'s hand, which has just taken ``card``; ``before``
-    is the exact count without it: "does the card cut the count to ``cap``?".
-
-    In mixed contracts a cheaper contract must use the card, so
-    :func:`.plus.needed_cut` refutes most cards without a search."""
-    if (pol[seat, P_EXACT] > 0 and card != JOKER and cap < before < NO_WAY_RANK
-            and not _one_kind(rules)
-            and not (rules[R_V6] == 1 and rules[R_RUNS] == 3)):
+    is the exact count without it: "does the card cut the count to ``cap``?"
+    (:func:`_cut_upto`)."""
+    if pol[seat, P_EXACT] > 0 and cap < before < NO_WAY_RANK:
         key = _state_key(seat, hand)
         v = _memo_get(seat, ps, key)
         if v >= 0:
             return v
-        av, j = _load_counts(seat, hand, rules, pw)
-        v = NP.needed_cut(pw[0], j, rules[R_GROUPS], rules[R_RUNS], av, pw[1], pw[2], card,
-                          cap)
+        v = _cut_upto(seat, hand, rules, pw, card, cap)
         if v <= cap:
             _memo_put(seat, ps, key, v)
             return v
@@ -538,7 +547,7 @@ def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
 def _count_drawn(seat, hand, ps, rules, pol, pw, card):
     """Remember ``seat``'s exact count after drawing ``card`` (held now), when its count
     before is remembered: one card more cuts the count by one or leaves it (it never raises
-    it), so "does it cut?" (a capped count) is all there is to ask, and the discard that
+    it), so "does it cut?" (:func:`_cut_upto`) is all there is to ask, and the discard that
     follows finds the answer in the memo. Nothing is done for a seat without ``P_EXACT``."""
     if pol[seat, P_EXACT] <= 0:
         return
@@ -550,13 +559,7 @@ def _count_drawn(seat, hand, ps, rules, pol, pw, card):
     key = _state_key(seat, hand)
     if _memo_get(seat, ps, key) >= 0:
         return
-    av, j = _load_counts(seat, hand, rules, pw)
-    g = rules[R_GROUPS]
-    r = rules[R_RUNS]
-    if card != JOKER and not _one_kind(rules) and not (rules[R_V6] == 1 and r == 3):
-        v = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, before - 1)
-    else:
-        v = NK.needed_upto(pw[0], j, g, r, rules[R_V6] == 1, av, pw[1], pw[2], before - 1)
+    v = _cut_upto(seat, hand, rules, pw, card, before - 1)
     _memo_put(seat, ps, key, v if v <= before - 1 else before)
 
 
