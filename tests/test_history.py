@@ -115,7 +115,7 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
                 continue
             now = RD._needed_memo(s, hand, ps, rules, pol, pw)
             hand[s, c] -= 1
-            keeps = RD._needed_upto(s, hand, rules, pol, pw, now) <= now
+            keeps = RD._needed_upto(s, hand, rules, pol, pw, now, 0) <= now
             hand[s, c] += 1
             lw += math.log(H.W_KEEP if keeps else H.EPS)
         elif kind in (H.H_TAKE, H.H_CALL):

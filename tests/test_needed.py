@@ -462,7 +462,7 @@ def test_needed_cut_refutes_only_cards_that_cut_nothing_in_mixed_contracts():
             a[x] -= 1
             c[x // 13, x % 13 + 1] += 1
             lb = np_.used_bound(c, j, g, r, a, s, x)
-            got = np_.needed_cut(c, j, g, r, a, o, s, x, cap)
+            got = np_.needed_cut(c, j, g, r, a, o, s, x, cap, cap)
             want = nk.needed_kernel(c, j, g, r, False, a, o, s)
             c[x // 13, x % 13 + 1] -= 1
             a[x] += 1
@@ -473,6 +473,43 @@ def test_needed_cut_refutes_only_cards_that_cut_nothing_in_mixed_contracts():
                 assert got > cap, (i, x)
                 refuted += lb > cap
     assert cuts > 500 and refuted > 500
+
+
+def test_a_card_on_or_off_moves_the_count_by_at_most_one_so_a_check_searches_one_level():
+    """A card that could come (a copy addable) cuts the count by at most one, and a card let
+    go never cuts it (R3-R5): so a cut or keep check passes ``needed_upto`` that count as its
+    ``floor`` (issue 27). The floored answer must equal the full count's wherever either is at
+    most the cap; the twin is the full count (V6 included). A dead card taken back after R13's
+    reshuffle is not such a card: it may cut more, and the engine gives no floor for it."""
+    from kalooki_sim.engine._kernels import needed as nk
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(36), 300)
+    o, s = nk.new_workspace()
+    seen = Counter()
+    for i in range(len(jokers)):
+        c, j, g, r, v, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), bool(v6[i]), avail[i]
+        n = nk.needed_kernel(c, j, g, r, v, a, o, s)
+        if n >= nk.NO_WAY:
+            continue
+        for x in range(JOKER):
+            for d in (1, -1):
+                if (d == 1 and a[x] <= 0) or (d == -1 and c[x // 13, x % 13 + 1] == 0):
+                    continue
+                c[x // 13, x % 13 + 1] += d
+                a[x] -= d
+                want = nk.needed_kernel(c, j, g, r, v, a, o, s)
+                floor = n - 1 if d == 1 else n
+                cap = floor
+                got = nk.needed_upto(c, j, g, r, v, a, o, s, cap, max(0, floor))
+                c[x // 13, x % 13 + 1] -= d
+                a[x] += d
+                assert want >= floor, (i, x, d)
+                assert (got <= cap) == (want <= cap) and (want > cap or got == want), (i, x, d)
+                seen[(d, want <= cap)] += 1
+    assert min(seen.values()) > 300, seen
+    # a dead card: 7♥ could not come, so the count with it falls by two
+    assert ks.cards_needed("5♥ 6♥ 8♥ 9♥", (0, 1), seen="7♥ 7♥ JK JK JK JK") == 2
+    assert ks.cards_needed("5♥ 6♥ 7♥ 8♥ 9♥", (0, 1), seen="7♥ JK JK JK JK") == 0
 
 
 def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():

@@ -114,7 +114,7 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     for i in range(m):
         c = cand[i] % 64
         hrow[c] -= 1
-        nd = _needed_upto(seat, hand, rules, pol, pw, now)
+        nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
         if nd <= now:
             # the hand after this discard: what the next offers to this seat will ask about
             _memo_put(seat, ps, _state_key(seat, hand), nd)

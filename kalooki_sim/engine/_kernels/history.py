@@ -138,7 +138,7 @@ def _discard_weight(rules, pol, t, seat, card, rst):
         return 1.0
     now = _needed_memo(seat, hand, ps, rules, pol, pw)
     hand[seat, card] -= 1
-    nd = _needed_upto(seat, hand, rules, pol, pw, now)
+    nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
     hand[seat, card] += 1
     return W_KEEP if nd <= now else EPS
 

@@ -46,8 +46,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-#: returned when no number of addable cards lays the contract
-NO_WAY = 1 << 40
+from .windows import _WINDOW_COST, NO_WAY, WINDOW_JOK, WINDOW_MASKS
+
 JOKER = 52
 # columns of a run option
 N_NADD, N_JOK, N_W, N_FPH, N_FPA, N_KH, N_KA, N_KEY = range(8)
@@ -80,9 +80,6 @@ W_R3 = W_SAVE + 14 + 14 + 12 + 8  # [4 suits, 5, TMAX + 1]: runs from the other 
 W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # [2, 14]: per rank, the count one card off / on (all groups)
 W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves no run keeps
 SCRATCH = W_ROOT + 1
-# joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
-WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
-WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
@@ -123,33 +120,6 @@ def _cheapest_runs(counts, avail, maxj, scratch):
     """``NS[s, t]``: least naturals to add for a 4-card run of suit ``s`` with <= t jokers."""
     for s in range(4):
         _cheapest_runs_of(counts, avail, maxj, scratch, s)
-
-
-def _window_costs():
-    """``[maxj, held4, add4, u]``: least naturals to add for a 4-card window whose positions
-    hold the naturals ``held4`` and could take the copies ``add4`` (bit masks), with at most
-    ``u`` jokers (none over a held natural, never two adjacent, R4) and ``maxj`` (capped at 2)
-    jokers to be had; ``NO_WAY`` where none. Built once: a window of a suit is then one look-up.
-    """
-    out = np.full((3, 16, 16, 3), NO_WAY, np.int64)
-    for mj in range(3):
-        for h4 in range(16):
-            for a4 in range(16):
-                for i in range(8):
-                    t = WINDOW_JOK[i]
-                    jm = WINDOW_MASKS[i]
-                    if t > mj or jm & h4:
-                        continue
-                    miss = 15 & ~jm & ~h4
-                    if miss & ~a4:
-                        continue
-                    n = bin(miss).count("1")
-                    for u in range(t, 3):
-                        out[mj, h4, a4, u] = min(out[mj, h4, a4, u], n)
-    return out
-
-
-_WINDOW_COST = _window_costs()
 
 
 @njit(cache=True, _nrt=False)
@@ -638,7 +608,7 @@ def needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
+def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap, floor=0):
     """Least number of cards to add so the hand can lay ``g`` groups and ``r`` runs, when it
     is at most ``cap``; else some number above ``cap`` (a lower bound of the answer).
 
@@ -665,6 +635,10 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
         Workspace (offsets ``W_*``).
     cap : int
         Stop once the answer is known to exceed ``cap`` (``NO_WAY`` for the exact answer).
+    floor : int
+        A number the answer is known not to be below: the deepening starts there (a card
+        on or off moves a known count by at most one, so a keep or cut check searches one
+        level). A wrong floor gives a wrong answer.
 
     Returns
     -------
@@ -673,16 +647,18 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap):
         ``NO_WAY`` if no addable cards lay the contract and ``cap`` is ``NO_WAY``); otherwise
         a number above ``cap`` and at most the answer. Writes ``opts`` and ``scratch``.
     """
+    if floor > cap:
+        return floor
     if not (v6 and r == 3):
-        return _upto(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap)
+        return _upto(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, floor)
     # V6: the least of three runs of windows and of one complete suit, each searched alone.
     # A complete suit needs every position its suit lacks, so most hands never search it.
-    n0 = _upto(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap)
+    n0 = _upto(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, floor)
     lbc = _complete_bound(counts, jokers)
     if lbc > min(n0, cap):
         return n0 if n0 <= cap else min(n0, lbc)
     cap2 = min(cap, n0 - 1)
-    nc = _upto(counts, jokers, g, r, COMPLETE, avail, opts, scratch, cap2)
+    nc = _upto(counts, jokers, g, r, COMPLETE, avail, opts, scratch, cap2, floor)
     if nc <= cap2:
         return nc
     return n0 if n0 <= cap else min(n0, nc)
@@ -704,7 +680,7 @@ def _complete_bound(counts, jokers):
 
 
 @njit(cache=True, _nrt=False)
-def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap):
+def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap, floor):
     """:func:`needed_upto` with runs of one kind: 4-card windows (``mode`` :data:`WINDOWS`) or
     V6's complete suit standing for the three (:data:`COMPLETE`, ``r == 3``)."""
     complete = mode == COMPLETE
@@ -720,13 +696,14 @@ def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap):
         return root  # the bound is exact: no runs, or runs sharing only the jokers
     if root > cap:
         return root
-    return _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root)
+    return _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor)
 
 
 @njit(cache=True, _nrt=False)
-def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root):
+def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
     """The iterative deepening of :func:`_upto` from its root bound ``root`` (at most
-    ``cap``), with the hand's tables (:func:`_hand_tables`, :func:`_root`) in ``scratch``."""
+    ``cap``) or the answer's known ``floor``, with the hand's tables (:func:`_hand_tables`,
+    :func:`_root`) in ``scratch``."""
     complete = mode == COMPLETE
     w = 3 if complete else 1
     aj = avail[JOKER]
@@ -735,7 +712,7 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root):
     perm = scratch[W_PERM:W_PERM + 4]
     rel_prev = -1
     pruned = False
-    limit = root
+    limit = max(root, floor)
     while True:
         if limit > cap:
             return limit  # every level below failed

@@ -196,34 +196,39 @@ def outs_kernel(counts, jokers, g, r, v6, avail, opts, scratch, out, cut_only=Fa
     """
     before = needed_kernel(counts, jokers, g, r, v6, avail, opts, scratch)
     cap = before - 1 if cut_only else NO_WAY
+    floor = max(0, before - 1) if before < NO_WAY else 0
     for c in range(53):
         out[c] = -1
         if avail[c] > 0:
-            out[c] = needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, c, cap)
+            out[c] = needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, c, cap, floor)
     return before
 
 
 @njit(cache=True, _nrt=False)
-def needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, x, cap):
+def needed_plus(counts, jokers, g, r, v6, avail, opts, scratch, x, cap, floor):
     """:func:`needed_upto` of the hand plus one addable ``x`` (a code; 52 = joker), taken
-    from the pack. ``counts``, ``avail`` are restored on return."""
+    from the pack; ``floor``: the hand's count less one, or less (a card cuts at most one).
+    ``counts``, ``avail`` are restored on return."""
     avail[x] -= 1
     if x == JOKER:
-        n = needed_upto(counts, jokers + 1, g, r, v6, avail, opts, scratch, cap)
+        n = needed_upto(counts, jokers + 1, g, r, v6, avail, opts, scratch, cap, floor)
     else:
         counts[x // 13, x % 13 + 1] += 1
-        n = needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap)
+        n = needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap, floor)
         counts[x // 13, x % 13 + 1] -= 1
     avail[x] += 1
     return n
 
 
 @njit(cache=True, _nrt=False)
-def needed_cut(counts, jokers, g, r, avail, opts, scratch, x, cap):
+def needed_cut(counts, jokers, g, r, avail, opts, scratch, x, cap, floor):
     """:func:`.needed.needed_upto` of a mixed contract's hand (not V6's complete suit) that has
     just taken the natural ``x``, when ``cap`` is below its count without ``x``: a count at
     most ``cap`` must use ``x``, so :func:`used_bound` above ``cap`` refutes it before the
-    search (issue 27: most offers are of cards that cut nothing)."""
+    search (issue 27: most offers are of cards that cut nothing). ``floor``: that count
+    less one, or less (a card cuts at most one)."""
+    if floor > cap:
+        return floor
     _hand_tables(counts, jokers, r, avail, scratch)
     root = _root(g, r, 1, jokers, avail[JOKER], scratch)
     if root > cap:
@@ -231,7 +236,7 @@ def needed_cut(counts, jokers, g, r, avail, opts, scratch, x, cap):
     lb = _used_from_tables(jokers, g, r, avail, scratch, x)
     if lb > cap:
         return lb
-    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root)
+    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
 
 
 @njit(cache=True, _nrt=False)

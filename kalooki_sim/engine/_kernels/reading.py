@@ -353,18 +353,20 @@ def _avail(seat, hand, rules, out):
 def _needed(seat, hand, rules, pol, pw):
     """Cards still needed for the contract: exact with ``P_EXACT`` (:mod:`.needed`; dead cards
     cannot come), else the quick lower bound :func:`need`. ``pw`` = (cnt, opts, scratch)."""
-    return _needed_upto(seat, hand, rules, pol, pw, NK.NO_WAY)
+    return _needed_upto(seat, hand, rules, pol, pw, NK.NO_WAY, 0)
 
 
 @njit(cache=True, _nrt=False)
-def _needed_upto(seat, hand, rules, pol, pw, cap):
+def _needed_upto(seat, hand, rules, pol, pw, cap, floor):
     """:func:`_needed` when it is at most ``cap``; else some number above ``cap``. A decision
-    that only compares the count with a threshold asks no more than that (see
-    :func:`.needed.needed_upto`)."""
+    that only compares the count with a threshold asks no more than that, and says what it
+    knows the exact count is at least, ``floor`` (see :func:`.needed.needed_upto`): a keep
+    check, the count of the hand with the card (a lost card never cuts it)."""
     if pol[seat, P_EXACT] > 0:
         av, j = _load_counts(seat, hand, rules, pw)
         n = NK.needed_upto(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
-                           pw[1], pw[2], min(cap, NK.NO_WAY))
+                           pw[1], pw[2], min(cap, NK.NO_WAY),
+                           floor if floor < NO_WAY_RANK else 0)
         if n < NK.NO_WAY:
             return n
         # no card that can still come lays it: rank such hands after every possible one, by
@@ -412,7 +414,7 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
     for i in range(m):
         c = cand[i] % 64
         hrow[c] -= 1
-        nd = _needed_upto(seat, hand, rules, pol, pw, now)
+        nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
         hrow[c] += 1
         if nd <= now:
             keeps += 1
@@ -453,7 +455,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
         if exact:
             n2 = NP.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1)
         else:
-            n2 = NP.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1)
+            n2 = NP.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1, max(0, nd - 1))
         if n2 > nd - 1:
             continue
         mask |= 1 << x
@@ -504,25 +506,30 @@ def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
     v = _memo_get(seat, ps, key)
     if v >= 0:
         return v
-    v = _needed_upto(seat, hand, rules, pol, pw, cap)
+    v = _needed_upto(seat, hand, rules, pol, pw, cap, 0)
     if v <= cap:
         _memo_put(seat, ps, key, v)
     return v
 
 
 @njit(cache=True, _nrt=False)
-def _cut_upto(seat, hand, rules, pw, card, cap):
+def _cut_upto(seat, hand, rules, pw, card, cap, before):
     """The exact count of ``seat``'s hand, which holds ``card`` just taken or drawn, when it
-    is at most ``cap``, a cap below the count without the card; else some number above
-    ``cap``. In mixed contracts a cheaper contract must use the card, so
-    :func:`.plus.needed_cut` refutes most cards without a search."""
+    is at most ``cap``, a cap below ``before``, the exact count without the card; else some
+    number above ``cap``. In mixed contracts a cheaper contract must use the card, so
+    :func:`.plus.needed_cut` refutes most cards without a search; and the count is at least
+    ``before - 1`` (a card that could come cuts at most one), where the search starts. A card
+    taken from the dead pile after R13's reshuffle could not come: it may cut more."""
+    copies = rules[R_JOKERS] if card == JOKER else rules[R_DECKS]
+    could_come = copies - hand[seat, card] - hand[_seen_row(hand), card] >= 0
+    floor = max(0, before - 1) if could_come else 0
     av, j = _load_counts(seat, hand, rules, pw)
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
     if card != JOKER and not _one_kind(rules) and not (v6 and r == 3):
-        return NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap)
-    return NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap)
+        return NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap, floor)
+    return NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap, floor)
 
 
 @njit(cache=True, _nrt=False)
@@ -535,7 +542,7 @@ def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
         v = _memo_get(seat, ps, key)
         if v >= 0:
             return v
-        v = _cut_upto(seat, hand, rules, pw, card, cap)
+        v = _cut_upto(seat, hand, rules, pw, card, cap, before)
         if v <= cap:
             _memo_put(seat, ps, key, v)
             return v
@@ -559,7 +566,7 @@ def _count_drawn(seat, hand, ps, rules, pol, pw, card):
     key = _state_key(seat, hand)
     if _memo_get(seat, ps, key) >= 0:
         return
-    v = _cut_upto(seat, hand, rules, pw, card, before - 1)
+    v = _cut_upto(seat, hand, rules, pw, card, before - 1, before)
     _memo_put(seat, ps, key, v if v <= before - 1 else before)
 
 

@@ -1,0 +1,40 @@
+"""R4's 4-card windows for :mod:`.needed`: the joker masks a window may take, and the least
+naturals a window adds, per held and addable positions, as one look-up table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: returned when no number of addable cards lays the contract
+NO_WAY = 1 << 40
+#: joker masks of a 4-card window with no two jokers adjacent (R4), and their joker counts
+WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
+WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
+
+
+def _window_costs():
+    """``[maxj, held4, add4, u]``: least naturals to add for a 4-card window whose positions
+    hold the naturals ``held4`` and could take the copies ``add4`` (bit masks), with at most
+    ``u`` jokers (none over a held natural, never two adjacent, R4) and ``maxj`` (capped at 2)
+    jokers to be had; ``NO_WAY`` where none. Built once: a window of a suit is then one look-up.
+    """
+    out = np.full((3, 16, 16, 3), NO_WAY, np.int64)
+    for mj in range(3):
+        for h4 in range(16):
+            for a4 in range(16):
+                for i in range(8):
+                    t = WINDOW_JOK[i]
+                    jm = WINDOW_MASKS[i]
+                    if t > mj or jm & h4:
+                        continue
+                    miss = 15 & ~jm & ~h4
+                    if miss & ~a4:
+                        continue
+                    n = bin(miss).count("1")
+                    for u in range(t, 3):
+                        out[mj, h4, a4, u] = min(out[mj, h4, a4, u], n)
+    return out
+
+
+_WINDOW_COST = _window_costs()
