@@ -512,6 +512,46 @@ def test_a_card_on_or_off_moves_the_count_by_at_most_one_so_a_check_searches_one
     assert ks.cards_needed("5♥ 6♥ 7♥ 8♥ 9♥", (0, 1), seen="7♥ JK JK JK JK") == 0
 
 
+def test_a_kept_plan_costs_at_least_the_count_and_the_count_for_its_own_hand():
+    """``plus.plan_cost`` (issue 27: a seat's last plan, tried before a search): the runs of
+    a search's leaf, put to any hand, are a contract of it (R3-R5), so never cheaper than its
+    count (the twin: the full count); on the hand whose search found the leaf, the count
+    itself. Tried on each hand, the hand a card on or off, and the next random hand."""
+    from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as np_
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(37), 400)
+    o, s = nk.new_workspace()
+    seen = Counter()
+    at = nk.W_PLANS + 20 * 3
+    for i in range(len(jokers)):
+        c, j, g, r, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), avail[i]
+        if g == 0 or r == 0:
+            continue  # plans are kept in mixed contracts only
+        s[nk.W_LEAF + 16] = 0
+        n = nk.needed_kernel(c, j, g, r, False, a, o, s)
+        if n >= nk.NO_WAY or s[nk.W_LEAF + 16] != 1:
+            continue
+        np_.keep_plan(s, 3)
+        assert np_.plan_cost(c, j, g, r, a, s, at, nk.NO_WAY) == n, i
+        seen["own"] += 1
+        k = (i + 1) % len(jokers)
+        others = [(counts[k], int(jokers[k]), avail[k])]
+        for x in range(JOKER):
+            for d in (1, -1):
+                c2, a2 = c.copy(), a.copy()
+                c2[x // 13, x % 13 + 1] += d
+                a2[x] -= d
+                if c2[x // 13, x % 13 + 1] >= 0 and a2[x] >= 0:
+                    others.append((c2, j, a2))
+        for c2, j2, a2 in others:
+            want = nk.needed_kernel(c2, j2, g, r, False, a2, o, s)
+            got = np_.plan_cost(c2, j2, g, r, a2, s, at, nk.NO_WAY)
+            assert got >= want, i
+            seen["equal" if got == want else "above"] += 1
+    assert seen["own"] > 100 and seen["equal"] > 1000 and seen["above"] > 1000, seen
+
+
 def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():
     """``needed._groups_alone`` (the all-group contracts' count, issue 27) against the group DP
     and bound it replaces, on random per-rank naturals held and copies left, jokers held and

@@ -79,7 +79,9 @@ W_SAVE = W_MASKS + 8
 W_R3 = W_SAVE + 14 + 14 + 12 + 8  # [4 suits, 5, TMAX + 1]: runs from the other three suits
 W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # [2, 14]: per rank, the count one card off / on (all groups)
 W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves no run keeps
-SCRATCH = W_ROOT + 1
+W_LEAF = W_ROOT + 1  # [4 suits, 4] + 1: the last leaf's runs (:func:`_keep_leaf`), and "set"
+W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy (issue 27)
+SCRATCH = W_PLANS + 8 * 20
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
@@ -579,6 +581,8 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
             if b < best:
                 best = b
                 bound_lim = b - 1
+                if w == 1:
+                    _keep_leaf(opts, d, scratch)
                 if b <= stop:
                     break
             continue
@@ -596,6 +600,23 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
             _apply(opts, s, i, 1, scratch)
         d -= 1
     return best
+
+
+@njit(cache=True, _nrt=False)
+def _keep_leaf(opts, d, scratch):
+    """Record the runs of a leaf at level ``d`` at ``W_LEAF``: per suit its held and added
+    ranks and jokers (held ranks -1: no run), then 1 ("set"). A later check may try this plan
+    first (:func:`.plus.plan_cost`)."""
+    for s in range(4):
+        scratch[W_LEAF + 4 * s] = -1
+    for e in range(d + 1):
+        s = scratch[W_PERM + e]
+        i = scratch[W_IDX + e]
+        if i >= 0:
+            scratch[W_LEAF + 4 * s] = opts[s, i, N_FPH]
+            scratch[W_LEAF + 4 * s + 1] = opts[s, i, N_FPA]
+            scratch[W_LEAF + 4 * s + 2] = opts[s, i, N_JOK]
+    scratch[W_LEAF + 16] = 1
 
 
 @njit(cache=True, _nrt=False)

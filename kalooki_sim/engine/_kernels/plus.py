@@ -13,21 +13,29 @@ from __future__ import annotations
 from numba import njit
 
 from .needed import (
+    GMAX,
     JOKER,
     NO_WAY,
+    RANKS13,
     TMAX,
     W_A,
     W_G0,
+    W_GL,
     W_H,
+    W_LEAF,
     W_MASKS,
     W_MEMO,
     W_NS,
+    W_PLANS,
     W_R3,
     W_ROOT,
     W_SAVE,
     WINDOWS,
+    W_a,
+    W_h,
     _cheapest_runs_masks,
     _deepen,
+    _groups,
     _hand_tables,
     _root,
     group_at_bound,
@@ -283,3 +291,67 @@ def _used_from_tables(jokers, g, r, avail, scratch, x):
                 if extra <= aj and v + gc + extra < best:
                     best = v + gc + extra
     return best
+
+
+@njit(cache=True, _nrt=False)
+def plan_cost(counts, jokers, g, r, avail, scratch, at, cap):
+    """The cards a kept plan needs for this hand (mixed contracts, not V6's complete suit),
+    when at most ``cap``; else some number above ``cap``.
+
+    The plan is the runs of a leaf of the search (:func:`.needed._keep_leaf`) at
+    ``scratch[at:]``: per suit the ranks of its naturals and its jokers. Each natural is held
+    or else added from the pack (``NO_WAY`` if it cannot come); the ``g`` groups are the
+    cheapest of the naturals left (R3, R5), the jokers shared (R4). A contract of the hand,
+    so never below its count: at the count it proves the count without a search (issue 27:
+    a keep check tries the seat's last plan first)."""
+    if scratch[at + 16] != 1:
+        return NO_WAY
+    for k in range(1, 14):
+        h = 0
+        a = 0
+        for s in range(4):
+            h += counts[s, k]
+            a += avail[s * 13 + k - 1]
+        scratch[W_h + k] = h
+        scratch[W_a + k] = a
+    nadd = 0
+    jok = 0
+    runs = 0
+    for s in range(4):
+        held = scratch[at + 4 * s]
+        if held < 0:
+            continue
+        runs += 1
+        jok += scratch[at + 4 * s + 2]
+        nat = held | scratch[at + 4 * s + 1]
+        for k in range(1, 14):
+            if not (nat >> k) & 1:
+                continue
+            if counts[s, k] > 0:
+                scratch[W_h + k] -= 1
+            elif avail[s * 13 + k - 1] > 0:
+                scratch[W_a + k] -= 1
+                nadd += 1
+            else:
+                return NO_WAY
+    if runs < r or nadd > cap:
+        return NO_WAY
+    out = scratch[W_GL:W_GL + GMAX]
+    if g > 0:
+        _groups(g, RANKS13, W_h, W_a, out, scratch)
+    else:
+        out[0] = 0
+    best = NO_WAY
+    for m in range(g + 1):
+        extra = max(0, jok + m - jokers)
+        if out[m] < NO_WAY and extra <= avail[JOKER]:
+            best = min(best, nadd + out[m] + extra)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def keep_plan(scratch, seat):
+    """Keep the last leaf's runs (``W_LEAF``) as ``seat``'s plan (``W_PLANS``), if set."""
+    if scratch[W_LEAF + 16] == 1:
+        for i in range(17):
+            scratch[W_PLANS + 20 * seat + i] = scratch[W_LEAF + i]

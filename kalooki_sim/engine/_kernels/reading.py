@@ -361,12 +361,28 @@ def _needed_upto(seat, hand, rules, pol, pw, cap, floor):
     """:func:`_needed` when it is at most ``cap``; else some number above ``cap``. A decision
     that only compares the count with a threshold asks no more than that, and says what it
     knows the exact count is at least, ``floor`` (see :func:`.needed.needed_upto`): a keep
-    check, the count of the hand with the card (a lost card never cuts it)."""
+    check, the count of the hand with the card (a lost card never cuts it).
+
+    In mixed contracts the seat's last plan (the runs of its last search's leaf) is tried
+    first: its cost is at least the count, so at the floor it is the count, with no search,
+    and otherwise only a count below it is searched for."""
     if pol[seat, P_EXACT] > 0:
         av, j = _load_counts(seat, hand, rules, pw)
-        n = NK.needed_upto(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av,
-                           pw[1], pw[2], min(cap, NK.NO_WAY),
-                           floor if floor < NO_WAY_RANK else 0)
+        g = rules[R_GROUPS]
+        r = rules[R_RUNS]
+        floor = floor if floor < NO_WAY_RANK else 0
+        pc = NK.NO_WAY
+        if _plan_ok(seat, rules):
+            pc = NP.plan_cost(pw[0], j, g, r, av, pw[2], NK.W_PLANS + 20 * seat, cap)
+            if pc <= floor:
+                return pc
+        cap2 = min(cap, NK.NO_WAY, pc - 1 if pc < NK.NO_WAY else NK.NO_WAY)
+        pw[2][NK.W_LEAF + 16] = 0
+        n = NK.needed_upto(pw[0], j, g, r, rules[R_V6] == 1, av, pw[1], pw[2], cap2, floor)
+        if n <= cap2:
+            NP.keep_plan(pw[2], seat)
+        elif pc < NK.NO_WAY and pc <= cap:
+            n = pc  # above pc - 1 and at most pc
         if n < NK.NO_WAY:
             return n
         # no card that can still come lays it: rank such hands after every possible one, by
@@ -391,6 +407,13 @@ def _one_kind(rules):
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     return r == 0 or (g == 0 and not (rules[R_V6] == 1 and r == 3))
+
+
+@njit(cache=True, _nrt=False)
+def _plan_ok(seat, rules):
+    """Is a plan kept for ``seat`` (:func:`.plus.keep_plan`)? In mixed contracts, not V6's
+    complete suit, seats 0-7: elsewhere counts are not searched."""
+    return not _one_kind(rules) and not (rules[R_V6] == 1 and rules[R_RUNS] == 3) and seat < 8
 
 
 @njit(cache=True, _nrt=False)
@@ -527,9 +550,19 @@ def _cut_upto(seat, hand, rules, pw, card, cap, before):
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
+    if _plan_ok(seat, rules):
+        # the seat's last plan at the floor is the count: the card cuts, no search
+        n = NP.plan_cost(pw[0], j, g, r, av, pw[2], NK.W_PLANS + 20 * seat, cap)
+        if n <= cap and n <= floor:
+            return n
+    pw[2][NK.W_LEAF + 16] = 0
     if card != JOKER and not _one_kind(rules) and not (v6 and r == 3):
-        return NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap, floor)
-    return NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap, floor)
+        n = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap, floor)
+    else:
+        n = NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap, floor)
+    if n <= cap:
+        NP.keep_plan(pw[2], seat)
+    return n
 
 
 @njit(cache=True, _nrt=False)
