@@ -553,9 +553,10 @@ def test_a_kept_plan_costs_at_least_the_count_and_the_count_for_its_own_hand():
 
 
 def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():
-    """``needed._groups_alone`` (the all-group contracts' count, issue 27) against the group DP
+    """``groups.groups_alone`` (the all-group contracts' count, issue 27) against the group DP
     and bound it replaces, on random per-rank naturals held and copies left, jokers held and
     left, 1-4 groups (the closed form's twin)."""
+    from kalooki_sim.engine._kernels import groups as gk
     from kalooki_sim.engine._kernels import needed as nk
 
     rng = np.random.default_rng(35)
@@ -567,9 +568,33 @@ def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():
         aj = int(rng.integers(0, 5))
         s[nk.W_H + 1:nk.W_H + 14] = rng.integers(0, 5, 13) * (rng.random(13) < 0.6)
         s[nk.W_A + 1:nk.W_A + 14] = rng.integers(0, 4, 13)
-        got = nk._groups_alone(g, jokers, aj, s)
+        got = gk.groups_alone(g, jokers, aj, nk.W_H, nk.W_A, s)
         nk._groups(g, nk.RANKS13, nk.W_H, nk.W_A, s[nk.W_G0:nk.W_G0 + nk.GMAX], s)
         want = nk._bound(0, 0, 0, 0, g, jokers, aj, s, nk.W_G0)
         assert got == want, (g, jokers, aj, s[nk.W_H:nk.W_H + 14], s[nk.W_A:nk.W_A + 14])
         seen[min(want, 4)] += 1
     assert len(seen) == 5 and min(seen.values()) > 200
+
+
+def test_R3_R5_group_costs_per_joker_count_in_closed_form_match_the_group_dp():
+    """``groups.group_costs`` (the search's group costs at every node, issue 27) against the
+    group DP ``needed._groups`` it replaces there, entry by entry (0..g jokers), on random
+    per-rank naturals held and copies left, random masks of the ranks allowed, 1-4 groups."""
+    from kalooki_sim.engine._kernels import groups as gk
+    from kalooki_sim.engine._kernels import needed as nk
+
+    rng = np.random.default_rng(38)
+    s = np.zeros(nk.SCRATCH, np.int64)
+    got = np.zeros(nk.GMAX, np.int64)
+    want = np.zeros(nk.GMAX, np.int64)
+    seen = Counter()
+    for _ in range(20000):
+        g = int(rng.integers(1, 5))
+        rel = int(rng.integers(0, 1 << 13)) << 1 if rng.random() < 0.7 else nk.RANKS13
+        s[nk.W_h + 1:nk.W_h + 14] = rng.integers(0, 5, 13) * (rng.random(13) < 0.6)
+        s[nk.W_a + 1:nk.W_a + 14] = rng.integers(0, 4, 13)
+        gk.group_costs(g, rel, nk.W_h, nk.W_a, got, s)
+        nk._groups(g, rel, nk.W_h, nk.W_a, want, s)
+        assert (got[:g + 1] == want[:g + 1]).all(), (g, rel, got[:g + 1], want[:g + 1])
+        seen[int((want[:g + 1] < nk.NO_WAY).sum())] += 1
+    assert all(seen[k] > 100 for k in range(1, 6)) and seen[0] > 100, seen

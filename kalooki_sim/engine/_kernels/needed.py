@@ -46,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .groups import group_costs, groups_alone
 from .windows import _WINDOW_COST, NO_WAY, WINDOW_JOK, WINDOW_MASKS
 
 JOKER = 52
@@ -522,7 +523,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
     for k in range(1, 14):
         scratch[W_h + k] = scratch[W_H + k]
         scratch[W_a + k] = scratch[W_A + k]
-    _groups(g, rel, W_h, W_a, scratch[W_GL:W_GL + GMAX], scratch)
+    group_costs(g, rel, W_h, W_a, scratch[W_GL:W_GL + GMAX], scratch)
     gi[0] = 0
     st[0] = 0
     st[1] = 0
@@ -562,7 +563,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
                     continue
                 level_g = d + 1
                 go = W_GL + level_g * GMAX
-                _groups(g, rel, W_h, W_a, scratch[go:go + GMAX], scratch)
+                group_costs(g, rel, W_h, W_a, scratch[go:go + GMAX], scratch)
         else:
             left = 0
             for e in range(d + 1, 4):
@@ -807,7 +808,7 @@ def _root(g, r, w, jokers, aj, scratch):
     leaves the run table, the group costs ``G0`` and ``G1`` for the search."""
     if r == 0:
         if g > 0:
-            return _groups_alone(g, jokers, aj, scratch)
+            return groups_alone(g, jokers, aj, W_H, W_A, scratch)
         for t in range(TMAX + 1):
             scratch[_r_at(0, 0, t)] = 0  # all the bound asks of the runs: none wanted
     else:
@@ -821,64 +822,6 @@ def _root(g, r, w, jokers, aj, scratch):
     else:
         scratch[W_G0] = 0
     return _bound(0, 0, 0, r if w == 1 else 0, g, jokers, aj, scratch, W_G0)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _cheapest_of(n0, n1, n2, lo, n):
-    """Sum of the ``n`` smallest costs when ``n0``, ``n1``, ``n2`` entries cost ``lo``,
-    ``lo + 1``, ``lo + 2``; ``NO_WAY`` if there are fewer."""
-    t0 = min(n, n0)
-    t1 = min(n - t0, n1)
-    t2 = min(n - t0 - t1, n2)
-    if t0 + t1 + t2 < n:
-        return NO_WAY
-    return t0 * lo + t1 * (lo + 1) + t2 * (lo + 2)
-
-
-@njit(cache=True, _nrt=False)
-def _groups_alone(g, jokers, aj, scratch):
-    """The count of an all-group contract (R3, R5) from ``H``, ``A``: what :func:`_root`'s
-    group DP and bound give, in closed form (issue 27: the all-group contracts ask it of
-    every card one on or off).
-
-    A rank holding 3 naturals costs nothing and is taken first. Every other rank adds its
-    missing naturals (``3 - h``), or, with a joker, one fewer; a rank without copies enough
-    for the first must take the joker. With ``i`` such ranks, the cheapest of each kind are
-    taken, the hand's jokers go to the forced ranks first, then save one natural each, and
-    the jokers beyond the hand's are bought (at most ``aj``).
-    """
-    free = 0
-    n1 = n2 = n3 = 0  # ranks able to add all naturals, by 3 - h (1, 2, 3)
-    j0 = j1 = j2 = 0  # ranks that must take a joker, by 2 - h (0, 1, 2)
-    for k in range(1, 14):
-        h = scratch[W_H + k]
-        a = scratch[W_A + k]
-        if h >= 3:
-            free += 1
-        elif 3 - h <= a:
-            n1 += h == 2
-            n2 += h == 1
-            n3 += h == 0
-        elif 2 - h <= a:
-            j0 += h == 2
-            j1 += h == 1
-            j2 += h == 0
-    left = g - min(free, g)
-    if left == 0:
-        return 0
-    best = NO_WAY
-    for i in range(min(left, j0 + j1 + j2) + 1):
-        bought = max(0, i - jokers)
-        if bought > aj:
-            break
-        nat = _cheapest_of(n1, n2, n3, 1, left - i)
-        if nat >= NO_WAY:
-            continue
-        saved = min(max(0, jokers - i), left - i)
-        v = _cheapest_of(j0, j1, j2, 0, i) + bought + nat - saved
-        if v < best:
-            best = v
-    return best
 
 
 @njit(cache=True, _nrt=False)

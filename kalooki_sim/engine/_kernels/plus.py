@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .groups import group_costs
 from .needed import (
     GMAX,
     JOKER,
@@ -35,7 +36,6 @@ from .needed import (
     W_h,
     _cheapest_runs_masks,
     _deepen,
-    _groups,
     _hand_tables,
     _root,
     group_at_bound,
@@ -338,7 +338,7 @@ def plan_cost(counts, jokers, g, r, avail, scratch, at, cap):
         return NO_WAY
     out = scratch[W_GL:W_GL + GMAX]
     if g > 0:
-        _groups(g, RANKS13, W_h, W_a, out, scratch)
+        group_costs(g, RANKS13, W_h, W_a, out, scratch)
     else:
         out[0] = 0
     best = NO_WAY

@@ -1,0 +1,107 @@
+"""The cheapest groups (R3, R5) of a hand's ranks, in closed form, for :mod:`.needed`.
+
+Per rank the naturals held ``h`` and the copies still addable ``a`` (at scratch offsets
+``ho``, ``ao``). A group of 3 naturals adds ``3 - h`` of them; a group of 2 naturals and a
+joker adds ``2 - h`` and the joker. So a rank holding 3 costs nothing either way (free), a
+rank holding fewer saves exactly one natural with a joker, and a rank without copies enough
+for a natural group must take the joker. Taking the cheapest ranks of each kind is then
+optimal: what the group DP (:func:`.needed._groups`) finds, far cheaper (issue 27: the
+search asks it at every node).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .windows import NO_WAY
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _cheapest_of(n0, n1, n2, lo, n):
+    """Sum of the ``n`` smallest costs when ``n0``, ``n1``, ``n2`` entries cost ``lo``,
+    ``lo + 1``, ``lo + 2``; ``NO_WAY`` if there are fewer."""
+    t0 = min(n, n0)
+    t1 = min(n - t0, n1)
+    t2 = min(n - t0 - t1, n2)
+    if t0 + t1 + t2 < n:
+        return NO_WAY
+    return t0 * lo + t1 * (lo + 1) + t2 * (lo + 2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _kinds(rel, ho, ao, scratch):
+    """The ranks of mask ``rel`` by kind: ``(free, n1, n2, n3, j0, j1, j2)``: free ones, those
+    able to add all naturals by ``3 - h`` (1, 2, 3), those that must take a joker by
+    ``2 - h`` (0, 1, 2)."""
+    free = n1 = n2 = n3 = j0 = j1 = j2 = 0
+    for k in range(1, 14):
+        if not (rel >> k) & 1:
+            continue
+        h = scratch[ho + k]
+        a = scratch[ao + k]
+        if h >= 3:
+            free += 1
+        elif 3 - h <= a:
+            n1 += h == 2
+            n2 += h == 1
+            n3 += h == 0
+        elif 2 - h <= a:
+            j0 += h == 2
+            j1 += h == 1
+            j2 += h == 0
+    return free, n1, n2, n3, j0, j1, j2
+
+
+@njit(cache=True, _nrt=False)
+def group_costs(g, rel, ho, ao, out, scratch):
+    """``out[m]`` (m = 0..g): least naturals to add for ``g`` groups of distinct ranks in the
+    rank mask ``rel`` using ``m`` jokers (``NO_WAY`` where none): the group DP's answer.
+
+    With ``i`` ranks that must take a joker (the cheapest ``i``), the other ``g - i`` ranks
+    are the free ones first, then the cheapest by ``3 - h``, and the other ``m - i`` jokers
+    each save one natural there (a joker on a free rank saves none).
+    """
+    free, n1, n2, n3, j0, j1, j2 = _kinds(rel, ho, ao, scratch)
+    jt = j0 + j1 + j2
+    nt = n1 + n2 + n3
+    for m in range(g + 1):
+        best = NO_WAY
+        for i in range(min(m, jt) + 1):
+            rest = g - i
+            if rest > free + nt:
+                continue
+            nn = rest - min(free, rest)
+            v = (_cheapest_of(j0, j1, j2, 0, i) + _cheapest_of(n1, n2, n3, 1, nn)
+                 - min(m - i, nn))
+            if v < best:
+                best = v
+        out[m] = best
+
+
+@njit(cache=True, _nrt=False)
+def groups_alone(g, jokers, aj, ho, ao, scratch):
+    """The count of an all-group contract (R3, R5): the cheapest ``g`` groups of all ranks,
+    the hand's ``jokers`` shared and at most ``aj`` more bought, in closed form (issue 27: the
+    all-group contracts ask it of every card one on or off).
+
+    Free ranks are taken first. With ``i`` ranks that must take a joker, the cheapest of each
+    kind are taken, the hand's jokers go to the forced ranks first, then save one natural
+    each, and the jokers beyond the hand's are bought.
+    """
+    free, n1, n2, n3, j0, j1, j2 = _kinds(0x3FFE, ho, ao, scratch)
+    left = g - min(free, g)
+    if left == 0:
+        return 0
+    best = NO_WAY
+    for i in range(min(left, j0 + j1 + j2) + 1):
+        bought = max(0, i - jokers)
+        if bought > aj:
+            break
+        nat = _cheapest_of(n1, n2, n3, 1, left - i)
+        if nat >= NO_WAY:
+            continue
+        saved = min(max(0, jokers - i), left - i)
+        v = _cheapest_of(j0, j1, j2, 0, i) + bought + nat - saved
+        if v < best:
+            best = v
+    return best
