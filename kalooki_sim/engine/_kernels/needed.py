@@ -20,7 +20,8 @@ Method
 * Given the runs, the groups are a small DP over ranks (:func:`_groups`): per rank the
   naturals the runs left (``h``) and the copies still addable (``a``); a group of 3 naturals
   adds ``max(0, 3 - h)``, a group of 2 naturals and a joker adds ``max(0, 2 - h)`` plus the
-  joker when the hand's jokers are used up. Exactly ``g`` ranks are chosen (R5).
+  joker when the hand's jokers are used up. Exactly ``g`` ranks are chosen (R5). The search
+  asks the same in closed form at every node (:func:`.groups.group_costs`).
 * With no groups (or no runs) the lower bound below is exact: the suits (or ranks) are
   independent but for the jokers they share.
 * Otherwise iterative deepening on the answer ``L`` from the root bound. For a given ``L``
