@@ -319,9 +319,11 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     An option touching no relevant rank (``rel_h`` held, ``rel_a`` addable ranks the groups may
     miss) is kept only if no such option has fewer or as many added naturals and jokers; an
     option touching one is dropped if an option touching none is as cheap in both. A joker
-    over a held natural is listed only when that rank is in ``rel_h``.
+    over a held natural is listed only when that rank is in ``rel_h``. The suit's masks are
+    the hand's, left at ``W_MASKS`` by :func:`_hand_tables`.
     """
-    held, add = _suit_masks(counts, avail, s)
+    held = scratch[W_MASKS + 2 * s]
+    add = scratch[W_MASKS + 2 * s + 1]
     if mode == COMPLETE:
         return _list_complete(held, add, maxj, rel_h, rel_a, opts_s)
     # the cheapest option touching no relevant rank, per joker count (NO_WAY: none)
