@@ -83,7 +83,11 @@ W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # [2, 14]: per rank, the count one card off 
 W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves no run keeps
 W_LEAF = W_ROOT + 1  # [4 suits, 4] + 1: the last leaf's runs (:func:`_keep_leaf`), and "set"
 W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy (issue 27)
-SCRATCH = W_PLANS + 8 * 20
+LC_K = 4  # listings kept per suit (:func:`_list_suit`)
+LC_ENTRY = 6 + 88 * N_COLS  # a listing's key (5), its count, its options (11 x 8 at most)
+W_LCACHE = W_PLANS + 8 * 20  # [4 suits, LC_K, LC_ENTRY]
+W_LNEXT = W_LCACHE + 4 * LC_K * LC_ENTRY  # per suit, the entry to replace next
+SCRATCH = W_LNEXT + 4
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
@@ -321,11 +325,46 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     option touching one is dropped if an option touching none is as cheap in both. A joker
     over a held natural is listed only when that rank is in ``rel_h``. The suit's masks are
     the hand's, left at ``W_MASKS`` by :func:`_hand_tables`.
+
+    The listing depends on the relevant ranks only where the suit holds or could add a
+    natural, so the last ``LC_K`` listings of each suit are kept by that key and copied back
+    when it comes again (about half do, issue 27).
     """
     held = scratch[W_MASKS + 2 * s]
     add = scratch[W_MASKS + 2 * s + 1]
     if mode == COMPLETE:
         return _list_complete(held, add, maxj, rel_h, rel_a, opts_s)
+    mj = min(maxj, 2)
+    rel_h &= _ranks_of(held)
+    rel_a &= _ranks_of(add)
+    base = W_LCACHE + s * LC_K * LC_ENTRY
+    for e in range(LC_K):
+        o = base + e * LC_ENTRY
+        if (scratch[o] == held + 1 and scratch[o + 1] == add and scratch[o + 2] == mj
+                and scratch[o + 3] == rel_h and scratch[o + 4] == rel_a):
+            n = scratch[o + 5]
+            for q in range(n):
+                for c in range(N_COLS):
+                    opts_s[q, c] = scratch[o + 6 + q * N_COLS + c]
+            return n
+    n = _list_windows(held, add, mj, rel_h, rel_a, opts_s, scratch)
+    o = base + scratch[W_LNEXT + s] * LC_ENTRY
+    scratch[W_LNEXT + s] = (scratch[W_LNEXT + s] + 1) % LC_K
+    scratch[o] = held + 1  # 0: an empty entry
+    scratch[o + 1] = add
+    scratch[o + 2] = mj
+    scratch[o + 3] = rel_h
+    scratch[o + 4] = rel_a
+    scratch[o + 5] = n
+    for q in range(n):
+        for c in range(N_COLS):
+            scratch[o + 6 + q * N_COLS + c] = opts_s[q, c]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
+    """:func:`_list_suit`'s 4-card windows of one suit (held / addable position masks)."""
     # the cheapest option touching no relevant rank, per joker count (NO_WAY: none)
     z0 = NO_WAY
     z1 = NO_WAY
