@@ -128,3 +128,24 @@ def test_every_figure_is_documented_and_the_slowest_scan_covers_every_cell():
     assert len(cells) == 9 * 6 * 2
     assert {c[1] for c in cells} == set(range(3, 9)) and {c[2] for c in cells} == {True, False}
     assert np.all(np.diff([c[0] for c in cells]) >= 0)
+
+
+def test_same_play_fingerprints_do_not_depend_on_threads_and_move_with_play():
+    """``bench.same_play`` (issue 27's "same play" check): the same lines on 1 and 2 threads
+    (C3), and a frame that differs in one value hashes differently."""
+    import pandas as pd
+
+    import kalooki_sim as ks
+    from kalooki_sim.bench import same_play as sp
+
+    one = sp.fingerprints(scale=0.01, threads=1)
+    assert one == sp.fingerprints(scale=0.01, threads=2)
+    assert [line.split()[0] for line in one] == [c[0] for c in sp.CASES] + ["call_decisions"]
+    df = ks.play_games(2, policies="expert", seed=5)
+    other = df.copy()
+    other.iloc[0, 0] = other.iloc[1, 0] if other.iloc[0, 0] != other.iloc[1, 0] else -1
+    assert sp.frame_hash(df) == sp.frame_hash(df.copy())
+    assert sp.frame_hash(df) != sp.frame_hash(other)
+    assert sp.frame_hash(pd.DataFrame({"a": [1]})) != sp.frame_hash(pd.DataFrame({"a": [2]}))
+    with pytest.raises(ValueError, match="scale=0"):
+        sp.fingerprints(scale=0)
