@@ -29,6 +29,15 @@ def _cheapest_of(n0, n1, n2, lo, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def group_options(h, a):
+    """Naturals a rank holding ``h`` with ``a`` copies addable adds for a group of 3 naturals
+    and for one of 2 naturals and a joker (R3): ``(c0, c1)``, ``NO_WAY`` where it cannot."""
+    need0 = max(0, 3 - h)
+    need1 = max(0, 2 - h)
+    return (need0 if need0 <= a else NO_WAY), (need1 if need1 <= a else NO_WAY)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _kinds(rel, ho, ao, scratch):
     """The ranks of mask ``rel`` by kind: ``(free, n1, n2, n3, j0, j1, j2)``: free ones, those
     able to add all naturals by ``3 - h`` (1, 2, 3), those that must take a joker by
@@ -37,18 +46,17 @@ def _kinds(rel, ho, ao, scratch):
     for k in range(1, 14):
         if not (rel >> k) & 1:
             continue
-        h = scratch[ho + k]
-        a = scratch[ao + k]
-        if h >= 3:
+        c0, c1 = group_options(scratch[ho + k], scratch[ao + k])
+        if c0 == 0:
             free += 1
-        elif 3 - h <= a:
-            n1 += h == 2
-            n2 += h == 1
-            n3 += h == 0
-        elif 2 - h <= a:
-            j0 += h == 2
-            j1 += h == 1
-            j2 += h == 0
+        elif c0 < NO_WAY:
+            n1 += c0 == 1
+            n2 += c0 == 2
+            n3 += c0 == 3
+        elif c1 < NO_WAY:
+            j0 += c1 == 0
+            j1 += c1 == 1
+            j2 += c1 == 2
     return free, n1, n2, n3, j0, j1, j2
 
 

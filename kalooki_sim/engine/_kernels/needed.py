@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .groups import group_costs, groups_alone
+from .groups import group_costs, group_options, groups_alone
 from .windows import _WINDOW_COST, NO_WAY, WINDOW_JOK, WINDOW_MASKS
 
 JOKER = 52
@@ -214,12 +214,7 @@ def _groups(g, rel, ho, ao, out, scratch):
     for k in range(1, 14):
         if not (rel >> k) & 1:
             continue
-        h = scratch[ho + k]
-        a = scratch[ao + k]
-        need0 = max(0, 3 - h)
-        need1 = max(0, 2 - h)
-        c0 = need0 if need0 <= a else NO_WAY
-        c1 = need1 if need1 <= a else NO_WAY
+        c0, c1 = group_options(scratch[ho + k], scratch[ao + k])
         if c1 >= NO_WAY:
             continue
         seen += 1
@@ -287,12 +282,7 @@ def group_at_bound(k, g, k_runs, jokers, aj, scratch):
     cheapest (``R`` of the root), that group and ``g - 1`` groups at their cheapest from the
     whole hand (``G`` at ``W_G1``), the jokers shared; ``NO_WAY`` if the rank cannot hold
     one."""
-    h = scratch[W_H + k]
-    a = scratch[W_A + k]
-    need0 = max(0, 3 - h)
-    need1 = max(0, 2 - h)
-    c0 = need0 if need0 <= a else NO_WAY
-    c1 = need1 if need1 <= a else NO_WAY
+    c0, c1 = group_options(scratch[W_H + k], scratch[W_A + k])
     best = NO_WAY
     if c1 >= NO_WAY:
         return best
@@ -825,18 +815,25 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
         limit += 1
 
 
-@njit(cache=True, _nrt=False)
-def _hand_tables(counts, jokers, r, avail, scratch):
-    """Per rank the naturals held (``H``) and addable (``A``), and per suit the cheapest runs
-    (``NS``; none wanted when ``r == 0``): what the root bound is built from."""
+@njit(cache=True, _nrt=False, inline="always")
+def rank_totals(counts, avail, ho, ao, scratch):
+    """Per rank 1-13 the naturals held, at ``scratch[ho + k]``, and the copies addable, at
+    ``scratch[ao + k]`` (all suits)."""
     for k in range(1, 14):
         h = 0
         a = 0
         for s in range(4):
             h += counts[s, k]
             a += avail[s * 13 + k - 1]
-        scratch[W_H + k] = h
-        scratch[W_A + k] = a
+        scratch[ho + k] = h
+        scratch[ao + k] = a
+
+
+@njit(cache=True, _nrt=False)
+def _hand_tables(counts, jokers, r, avail, scratch):
+    """Per rank the naturals held (``H``) and addable (``A``), and per suit the cheapest runs
+    (``NS``; none wanted when ``r == 0``): what the root bound is built from."""
+    rank_totals(counts, avail, W_H, W_A, scratch)
     if r > 0:
         _cheapest_runs(counts, avail, jokers + avail[JOKER], scratch)
     else:

@@ -41,6 +41,7 @@ from .needed import (
     group_at_bound,
     needed_kernel,
     needed_upto,
+    rank_totals,
     window_minima,
 )
 
@@ -306,14 +307,7 @@ def plan_cost(counts, jokers, g, r, avail, scratch, at, cap):
     a keep check tries the seat's last plan first)."""
     if scratch[at + 16] != 1:
         return NO_WAY
-    for k in range(1, 14):
-        h = 0
-        a = 0
-        for s in range(4):
-            h += counts[s, k]
-            a += avail[s * 13 + k - 1]
-        scratch[W_h + k] = h
-        scratch[W_a + k] = a
+    rank_totals(counts, avail, W_h, W_a, scratch)
     nadd = 0
     jok = 0
     runs = 0

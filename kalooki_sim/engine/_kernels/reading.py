@@ -343,10 +343,17 @@ def _danger(seat, hand, ps, P):
 @njit(cache=True, _nrt=False)
 def _avail(seat, hand, rules, out):
     """Copies of each code ``seat`` may still get: the pack less its hand and the dead cards."""
-    dead = hand[_seen_row(hand)]
     for c in range(N_CODES):
-        a = (rules[R_JOKERS] if c == JOKER else rules[R_DECKS]) - hand[seat, c] - dead[c]
+        a = _copies_left(seat, hand, rules, c)
         out[c] = a if a > 0 else 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _copies_left(seat, hand, rules, c):
+    """The pack's copies of code ``c`` less ``seat``'s and the dead ones: below 0 when the seat
+    holds one taken back from the dead pile after R13's reshuffle."""
+    return ((rules[R_JOKERS] if c == JOKER else rules[R_DECKS]) - hand[seat, c]
+            - hand[_seen_row(hand), c])
 
 
 @njit(cache=True, _nrt=False)
@@ -367,22 +374,8 @@ def _needed_upto(seat, hand, rules, pol, pw, cap, floor):
     first: its cost is at least the count, so at the floor it is the count, with no search,
     and otherwise only a count below it is searched for."""
     if pol[seat, P_EXACT] > 0:
-        av, j = _load_counts(seat, hand, rules, pw)
-        g = rules[R_GROUPS]
-        r = rules[R_RUNS]
-        floor = floor if floor < NO_WAY_RANK else 0
-        pc = NK.NO_WAY
-        if _plan_ok(seat, rules):
-            pc = NP.plan_cost(pw[0], j, g, r, av, pw[2], NK.W_PLANS + 20 * seat, cap)
-            if pc <= floor:
-                return pc
-        cap2 = min(cap, NK.NO_WAY, pc - 1 if pc < NK.NO_WAY else NK.NO_WAY)
-        pw[2][NK.W_LEAF + 16] = 0
-        n = NK.needed_upto(pw[0], j, g, r, rules[R_V6] == 1, av, pw[1], pw[2], cap2, floor)
-        if n <= cap2:
-            NP.keep_plan(pw[2], seat)
-        elif pc < NK.NO_WAY and pc <= cap:
-            n = pc  # above pc - 1 and at most pc
+        n = _exact_upto(seat, hand, rules, pw, -1, min(cap, NK.NO_WAY),
+                        floor if floor < NO_WAY_RANK else 0)
         if n < NK.NO_WAY:
             return n
         # no card that can still come lays it: rank such hands after every possible one, by
@@ -407,6 +400,37 @@ def _one_kind(rules):
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     return r == 0 or (g == 0 and not (rules[R_V6] == 1 and r == 3))
+
+
+@njit(cache=True, _nrt=False)
+def _exact_upto(seat, hand, rules, pw, card, cap, floor):
+    """The exact count of ``seat``'s hand when at most ``cap`` (it is known to be at least
+    ``floor``), else some number above ``cap``; ``card``: a natural just taken or drawn, whose
+    cut :func:`.plus.needed_cut` asks in mixed contracts, or -1.
+
+    In mixed contracts the seat's last plan (the runs of its last search's leaf) is tried
+    first: its cost is at least the count, so at the floor it is the count, with no search,
+    and otherwise only a count below it is searched for. A search's leaf becomes the plan."""
+    av, j = _load_counts(seat, hand, rules, pw)
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    v6 = rules[R_V6] == 1
+    pc = NK.NO_WAY
+    if _plan_ok(seat, rules):
+        pc = NP.plan_cost(pw[0], j, g, r, av, pw[2], NK.W_PLANS + 20 * seat, cap)
+        if pc <= floor:
+            return pc
+    cap2 = min(cap, pc - 1 if pc < NK.NO_WAY else NK.NO_WAY)
+    pw[2][NK.W_LEAF + 16] = 0
+    if 0 <= card < JOKER and not _one_kind(rules) and not (v6 and r == 3):
+        n = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap2, floor)
+    else:
+        n = NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap2, floor)
+    if n <= cap2:
+        NP.keep_plan(pw[2], seat)
+    elif pc < NK.NO_WAY and pc <= cap:
+        n = pc  # above pc - 1 and at most pc
+    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -543,26 +567,9 @@ def _cut_upto(seat, hand, rules, pw, card, cap, before):
     :func:`.plus.needed_cut` refutes most cards without a search; and the count is at least
     ``before - 1`` (a card that could come cuts at most one), where the search starts. A card
     taken from the dead pile after R13's reshuffle could not come: it may cut more."""
-    copies = rules[R_JOKERS] if card == JOKER else rules[R_DECKS]
-    could_come = copies - hand[seat, card] - hand[_seen_row(hand), card] >= 0
-    floor = max(0, before - 1) if could_come else 0
-    av, j = _load_counts(seat, hand, rules, pw)
-    g = rules[R_GROUPS]
-    r = rules[R_RUNS]
-    v6 = rules[R_V6] == 1
-    if _plan_ok(seat, rules):
-        # the seat's last plan at the floor is the count: the card cuts, no search
-        n = NP.plan_cost(pw[0], j, g, r, av, pw[2], NK.W_PLANS + 20 * seat, cap)
-        if n <= cap and n <= floor:
-            return n
-    pw[2][NK.W_LEAF + 16] = 0
-    if card != JOKER and not _one_kind(rules) and not (v6 and r == 3):
-        n = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap, floor)
-    else:
-        n = NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap, floor)
-    if n <= cap:
-        NP.keep_plan(pw[2], seat)
-    return n
+    could_come = _copies_left(seat, hand, rules, card) >= 0
+    return _exact_upto(seat, hand, rules, pw, card, cap,
+                       max(0, before - 1) if could_come else 0)
 
 
 @njit(cache=True, _nrt=False)
