@@ -149,3 +149,25 @@ def test_same_play_fingerprints_do_not_depend_on_threads_and_move_with_play():
     assert sp.frame_hash(pd.DataFrame({"a": [1]})) != sp.frame_hash(pd.DataFrame({"a": [2]}))
     with pytest.raises(ValueError, match="scale=0"):
         sp.fingerprints(scale=0)
+
+
+def test_the_history_figure_times_a_30_event_history_the_advisor_reads():
+    """Issue 29's "<= 2 s with a 30-event history" is a ``make bench`` figure: its history is a
+    valid one of 30 events for ``ADVISOR_CASE``, the advisor reads the opponents' events of it,
+    and the figure answers in seconds."""
+    import warnings
+
+    import kalooki_sim as ks
+
+    assert len(F.HISTORY_CASE) == 30
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the weights' tempering, expected
+        a = ks.advise(**F.ADVISOR_CASE, history=list(F.HISTORY_CASE), rollouts=40, threads=1)
+    opponents = [e for e in F.HISTORY_CASE if e[0] != 0]
+    assert 0 < a.history_events <= len(opponents)
+    F.SCALE[0] = 0.01
+    try:
+        sec, detail = F.advise_history_s(None)
+    finally:
+        F.SCALE[0] = 1.0
+    assert sec > 0 and "30 events" in detail
