@@ -171,3 +171,28 @@ def test_the_history_figure_times_a_30_event_history_the_advisor_reads():
     finally:
         F.SCALE[0] = 1.0
     assert sec > 0 and "30 events" in detail
+
+
+def test_the_chart_shows_expert_over_greedy_per_run_and_each_floor(tmp_path):
+    """Issue 27's record: the chart's panels follow the record's figures, add the expert's
+    speed over greedy's for each run that timed both (so the unmet floor is seen at a glance),
+    and carry each figure's floor; a floor named for no figure would draw nothing."""
+    import pandas as pd
+
+    df = pd.DataFrame({"commit": ["a"] * 3 + ["b"] * 3 + ["c"],
+                       "date": ["d1"] * 3 + ["d2"] * 3 + ["d3"],
+                       "figure": ["greedy_mix_1t", "expert_mix_1t", "advise_s"] * 2
+                       + ["expert_mix_1t"],
+                       "value": [100.0, 20.0, 0.9, 200.0, 60.0, 0.8, 70.0]})
+    names = [n for n, _, _ in R.panels(df)]
+    assert names == ["greedy_mix_1t", "expert_mix_1t", R.EXPERT_OVER_GREEDY, "advise_s"]
+    _, ratio, must = R.panels(df)[2]
+    assert list(ratio["commit"]) == ["a", "b"]  # run c timed no greedy: no ratio
+    assert list(ratio["value"]) == [0.2, 0.3] and must == (0.5, True)
+    assert R.panels(df)[3][2] == (1.0, False)
+    known = set(F.FIGURES) | {f"{n} ÷ 01f82fe" for n in F.FIGURES} | {R.EXPERT_OVER_GREEDY}
+    assert set(R.MUSTS) <= known
+    path = tmp_path / "p.csv"
+    df.assign(cpu="x", threads=1, load=0.0)[list(R.COLUMNS)].to_csv(path, index=False)
+    png = R.chart(path, tmp_path / "p.png")
+    assert png.exists() and png.stat().st_size > 10_000

@@ -62,9 +62,52 @@ def append(new_rows, path=RECORD) -> Path:
     return path
 
 
+#: issue 27's floors ("must") per figure: (value, True when the figure must be at least it)
+MUSTS = {"greedy_mix_1t ÷ 01f82fe": (1.0, True), "greedy_mix_2t ÷ 01f82fe": (1.0, True),
+         "expert ÷ greedy": (0.5, True), "cards_needed_py_us": (10.0, False),
+         "advise_s": (1.0, False), "advise_history_s": (2.0, False),
+         "call_decisions_h9": (60.0, True), "review_h9_s": (10.0, False),
+         "slowest_expert_ms": (50.0, False)}
+
+#: the derived panel: the expert's speed over greedy's in the same run, 1 thread
+EXPERT_OVER_GREEDY = "expert ÷ greedy"
+
+
+def panels(df):
+    """The chart's panels from the record's rows: ``[(name, runs, must)]``, ``runs`` the
+    figure's rows in record order (columns ``commit``, ``date``, ``value``), ``must`` its
+    :data:`MUSTS` entry or None. After ``expert_mix_1t`` comes :data:`EXPERT_OVER_GREEDY`:
+    ``expert_mix_1t / greedy_mix_1t`` of each run that timed both (a run: one commit and date).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"commit": ["a", "a", "b", "b"], "date": ["d1", "d1", "d2", "d2"],
+    ...                    "figure": ["greedy_mix_1t", "expert_mix_1t"] * 2,
+    ...                    "value": [100.0, 25.0, 100.0, 50.0]})
+    >>> [(n, list(r["value"]), m) for n, r, m in panels(df)][-1]
+    ('expert ÷ greedy', [0.25, 0.5], (0.5, True))
+    """
+    import pandas as pd
+
+    out = []
+    for name in dict.fromkeys(df["figure"]):
+        runs = df[df["figure"] == name][["commit", "date", "value"]].reset_index(drop=True)
+        out.append((name, runs, MUSTS.get(name)))
+        if name == "expert_mix_1t":
+            g = df[df["figure"] == "greedy_mix_1t"][["commit", "date", "value"]]
+            both = runs.merge(g, on=["commit", "date"], suffixes=("", "_g"))
+            if len(both):
+                ratio = pd.DataFrame({"commit": both["commit"], "date": both["date"],
+                                      "value": both["value"] / both["value_g"]})
+                out.append((EXPERT_OVER_GREEDY, ratio, MUSTS[EXPERT_OVER_GREEDY]))
+    return out
+
+
 def chart(path=RECORD, out=CHART) -> Path | None:
-    """One small panel per figure: its value at each run of the record, in order, the commit
-    under each point; ratios against another tree with a line at 1. None if no record."""
+    """One small panel per figure (:func:`panels`): its value at each run of the record, in
+    order, the commit under each point; issue 27's floor as a dashed red line ("must"); a log
+    scale where the values span more than 50 times. None if no record."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -77,26 +120,31 @@ def chart(path=RECORD, out=CHART) -> Path | None:
     df = pd.read_csv(path)
     if df.empty:
         return None
-    figs = list(dict.fromkeys(df["figure"]))
+    pans = panels(df)
     ncol = 3
-    nrow = (len(figs) + ncol - 1) // ncol
-    fig, axes = plt.subplots(nrow, ncol, figsize=(12, 2.6 * nrow), squeeze=False)
-    for ax, name in zip(axes.flat, figs, strict=False):
-        d = df[df["figure"] == name].reset_index(drop=True)
+    nrow = (len(pans) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(12, 2.8 * nrow), squeeze=False)
+    for ax, (name, d, must) in zip(axes.flat, pans, strict=False):
         x = range(len(d))
-        ax.plot(x, d["value"], "o-", color="#0072B2")
-        if "÷" in name:
-            ax.axhline(1, color="0.5", lw=1, ls="--")
+        v = d["value"].astype(float)
+        ax.plot(x, v, "o-", color="#0072B2")
+        if must is not None:
+            ax.axhline(must[0], color="#D55E00", lw=1, ls="--",
+                       label=f"must {'≥' if must[1] else '≤'} {must[0]:g}")
+            ax.legend(fontsize=7, loc="best", frameon=False)
+        if v.min() > 0 and v.max() / v.min() > 50:
+            ax.set_yscale("log")
         ax.set_title(name, fontsize=10)
         ax.set_xticks(list(x))
-        ax.set_xticklabels([f"{c}\n{dt[5:10]}" for c, dt in zip(d["commit"], d["date"],
-                                                                   strict=True)], fontsize=8)
+        ax.set_xticklabels([str(c)[:7] for c in d["commit"]], fontsize=7, rotation=60,
+                           ha="right")
         ax.tick_params(axis="y", labelsize=8)
         ax.grid(alpha=0.3)
-    for ax in list(axes.flat)[len(figs):]:
+    for ax in list(axes.flat)[len(pans):]:
         ax.set_visible(False)
-    fig.suptitle("make bench: each figure at each recorded run (reports/performance.csv)",
-                 fontsize=11)
+    first, last = str(df["date"].iloc[0])[:10], str(df["date"].iloc[-1])[:10]
+    fig.suptitle("make bench: each figure at each recorded run, by commit, "
+                 f"{first} to {last} (reports/performance.csv)", fontsize=11)
     fig.tight_layout()
     out = Path(out)
     fig.savefig(out, dpi=100, metadata={"Software": None})

@@ -246,7 +246,9 @@ def performance_body(out: Path) -> str:
     if png.is_file():
         parts.append('<figure><img src="performance.png" alt="The benchmark figures over '
                      'time, one line per figure"><figcaption>Each benchmark figure by the '
-                     'date and commit it was measured at (<a href="performance.csv">'
+                     "commit it was measured at, in the order of the runs; the dashed line is "
+                     "the floor the figure must meet, and \"expert ÷ greedy\" is the expert's "
+                     'speed over greedy\'s in the same run (<a href="performance.csv">'
                      "performance.csv</a>).</figcaption></figure>")
     rows = _perf_rows(table) if table.is_file() else []
     if rows:
