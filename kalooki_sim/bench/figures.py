@@ -117,14 +117,21 @@ def cards_needed_py_us(hands):
     return meds[worst], "medians " + " ".join(f"{h}:{v:.1f}" for h, v in meds.items())
 
 
+def _advise_seconds(**extra):
+    """Best of 2 of ``advise(**ADVISOR_CASE, **extra, rollouts=2000)``, expert players, 2
+    threads, after a warm-up: ``(seconds, rollouts)``."""
+    ks = _ks()
+    ks.advise(**ADVISOR_CASE, **extra, rollouts=20, policies="expert", threads=2)
+    n = _n(2000)
+    sec = _best(lambda: ks.advise(**ADVISOR_CASE, **extra, rollouts=n, policies="expert",
+                                  seed=1, threads=2), 2)
+    return sec, n
+
+
 @figure("advise_s", "s", False)
 def advise_s(hands):
     """``advise(**ADVISOR_CASE, rollouts=2000)`` with expert players, 2 threads."""
-    ks = _ks()
-    ks.advise(**ADVISOR_CASE, rollouts=20, policies="expert", threads=2)
-    n = _n(2000)
-    sec = _best(lambda: ks.advise(**ADVISOR_CASE, rollouts=n, policies="expert", seed=1,
-                                  threads=2), 2)
+    sec, n = _advise_seconds()
     return sec, f"{n:,} paired rollouts"
 
 
@@ -134,15 +141,10 @@ def advise_history_s(hands):
     2 threads: the advisor reading a 30-event history (its weights replayed on every sample).
     The weights collapse on this history and are tempered; that warning is not the figure's
     business."""
-    ks = _ks()
-    hist = list(HISTORY_CASE)
-    n = _n(2000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        ks.advise(**ADVISOR_CASE, history=hist, rollouts=20, policies="expert", threads=2)
-        sec = _best(lambda: ks.advise(**ADVISOR_CASE, history=hist, rollouts=n,
-                                      policies="expert", seed=1, threads=2), 2)
-    return sec, f"{n:,} paired rollouts, {len(hist)} events"
+        sec, n = _advise_seconds(history=list(HISTORY_CASE))
+    return sec, f"{n:,} paired rollouts, {len(HISTORY_CASE)} events"
 
 
 @figure("call_decisions_h9", "deals/s", True)
