@@ -450,6 +450,21 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
     True
     >>> "leaves up to 4 points per hand on the table" in s
     True
+    >>> nine = pd.DataFrame({"hand": range(1, 10), "deals": 1000, "d_penalty": -0.6,
+    ...                      "d_penalty_lo": -1.5, "d_penalty_hi": 0.3, "rollouts": 96})
+    >>> s = search_gap_sentence(nine)
+    >>> "not distinguishable from the expert in any contract" in s
+    True
+    >>> s.endswith("but a whole game does. Over a game of the nine contracts it pays 5.4 "
+    ...            "points less than the expert (search − expert -5.4, 95% interval -8.1 to "
+    ...            "-2.7 points a game; the nine contracts' differences added, their deals "
+    ...            "independent).")
+    True
+    >>> s = search_gap_sentence(nine.assign(d_penalty=-0.2, d_penalty_lo=-1.1, d_penalty_hi=0.7))
+    >>> "a stronger searcher might. Over a game of the nine contracts the data do not say " in s
+    True
+    >>> "which pays less (search − expert -1.8, 95% interval -4.5 to +0.9 points a game" in s
+    True
     >>> "no contract" in search_gap_sentence(t.assign(d_penalty=[4.0, 0.5, 7.1],
     ...                                                 d_penalty_lo=[2.0, -1.5, 3.9],
     ...                                                 d_penalty_hi=[6.0, 2.5, 10.2]))
@@ -486,14 +501,45 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
         if claims["unclear"]:
             s += f"; in {_hands(claims['unclear'])} the data do not say which pays less"
         s += f" ({family})"
+    game = _game_sum(table) if sorted(hands) == list(range(1, 10)) else None
     if claims["lower"]:
         worst = float(-d[claims["lower"]].min())
         s += (f". So the expert's rule, the table the call chart assumes, leaves up to "
               f"{worst:.0f} points per hand on the table in {_hands(claims['lower'])}.")
+    elif game is not None and game[2] < 0:
+        s += (". No one contract shows the expert's rule, the table the call chart assumes, "
+              "leaving points on the table, but a whole game does.")
     else:
         s += (". In no contract does this searcher show the expert's rule, the table the call "
               "chart assumes, leaving points on the table; a stronger searcher might.")
+    if game is not None:
+        m, lo, hi = game
+        if hi < 0 or lo > 0:
+            s += (f" Over a game of the nine contracts it pays {abs(m):.1f} points "
+                  f"{'less' if hi < 0 else 'more'} than the expert")
+        else:
+            s += " Over a game of the nine contracts the data do not say which pays less"
+        s += (f" (search − expert {m:+.1f}, 95% interval {lo:+.1f} to {hi:+.1f} points a game; "
+              "the nine contracts' differences added, their deals independent).")
     return s
+
+
+def _game_sum(table: pd.DataFrame) -> tuple[float, float, float]:
+    """Search minus expert over a game of the nine contracts: the sum of the contracts' mean
+    differences and its 95% normal interval, each contract's standard error recovered from
+    its 95% t interval (``deals - 1`` degrees of freedom; normal without ``deals``)."""
+    from scipy import stats
+
+    lo = table["d_penalty_lo"].to_numpy(float)
+    hi = table["d_penalty_hi"].to_numpy(float)
+    if "deals" in table:
+        q = stats.t.ppf(0.975, np.maximum(table["deals"].to_numpy(float) - 1, 1))
+    else:
+        q = stats.norm.ppf(0.975)
+    se = (hi - lo) / (2 * q)
+    m = float(table["d_penalty"].sum())
+    half = float(stats.norm.ppf(0.975) * np.sqrt(np.sum(se ** 2)))
+    return m, m - half, m + half
 
 
 def tuned_sentence(tuned: pd.DataFrame, expert_max_need: int) -> str:
