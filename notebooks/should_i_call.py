@@ -339,8 +339,8 @@ display(Markdown(text))
 # was played against three experts on the same deals, in every seat in turn. Where it pays
 # fewer points, the expert's rule (and so the chart's table) leaves points behind. The table
 # is committed with the package (`python -m kalooki_sim.analysis.search_gap`; its command, wall
-# time and machine are in search_vs_expert.csv's header, the `#` lines), because it costs
-# about an hour of two cores.
+# time and machine are in search_vs_expert.csv's header, the `#` lines, and in the table's
+# caption), because it costs most of an hour of two cores.
 
 # %%
 from kalooki_sim.analysis import search_gap

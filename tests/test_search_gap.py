@@ -54,3 +54,31 @@ def test_committed_table_reproduces_hand_5():
                                      rollouts=int(t.loc[5, "rollouts"]), progress=False)
     assert r["d_penalty"].iloc[0] == pytest.approx(t.loc[5, "d_penalty"], abs=1e-3)
     assert r["deals"].iloc[0] == t.loc[5, "deals"]
+
+
+def test_the_guide_quotes_the_committed_table_and_its_sentence():
+    """The guide's per-contract table and its verdict are the committed CSV's, not a copy that
+    a new table leaves behind (issue 29: a fixed phrase that can turn false is a bug)."""
+    import re
+    from importlib import resources
+
+    guide = resources.files("kalooki_sim.report").joinpath("guide/advisor.md").read_text(
+        encoding="utf-8")
+    t = search_gap.search_table()
+    row = re.search(r"^\| search − expert, points per hand \|(.*)\|$", guide, re.M)
+    assert row, "the guide's search table row"
+    said = [float(x.strip().replace("−", "-")) for x in row.group(1).split("|")]
+    assert said == pytest.approx(t["d_penalty"].tolist(), abs=0.0051)
+    assert A.search_gap_sentence(t) in " ".join(guide.split())
+    # the paragraph under the table: how many point below zero, and the smallest p
+    from kalooki_sim.analysis._multiplicity import p_from_ci
+
+    words = " ".join(guide.split())
+    below = int((t["d_penalty"] < 0).sum())
+    assert ("All nine contracts point below zero" in words) == (below == 9)
+    p = p_from_ci(t["d_penalty"], t["d_penalty_lo"], t["d_penalty_hi"])
+    i = int(p.argmin())
+    assert f"(hand {int(t['hand'].iloc[i])}, {p[i]:.3f})" in words
+    assert ("is above Holm's first threshold" in words) == (p[i] * len(p) >= 0.05)
+    head = t.attrs["header"][0].split("made by: ")[1]
+    assert head in guide and f"({int(t['rollouts'].iloc[0])} rollouts" in guide

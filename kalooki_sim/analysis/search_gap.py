@@ -49,7 +49,7 @@ COLUMNS = ["hand", "deals", "d_penalty", "d_penalty_lo", "d_penalty_hi", "rollou
            "seconds"]
 
 
-def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollouts=24,
+def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollouts=None,
                       path=None, progress=True) -> pd.DataFrame:
     """Play ``search`` against three ``expert`` in each contract and return the table.
 
@@ -63,8 +63,8 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
         Contracts 1-9 (R2).
     threads : int
         Worker threads; results do not depend on it.
-    rollouts : int
-        Rollouts per decision of the search player (the preset's 24 by default).
+    rollouts : int, optional
+        Rollouts per decision of the search player (default: the ``search`` preset's).
     path : str or Path, optional
         Where to write the CSV with its ``#`` header (default: nothing written).
     progress : bool
@@ -79,8 +79,8 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
     deals = check_int("deals", deals, 2)
     seed = check_seed(seed)
     threads = check_int("threads", threads, 1)
-    rollouts = check_int("rollouts", rollouts, 1)
     base = preset("search")
+    rollouts = check_int("rollouts", base.rollouts if rollouts is None else rollouts, 1)
     search = base if rollouts == base.rollouts else replace(
         base, name=f"search-{rollouts}", rollouts=rollouts)
     rows, t0 = [], time.perf_counter()
@@ -124,7 +124,8 @@ def _main(argv=None):
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=19)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--rollouts", type=int, default=24)
+    ap.add_argument("--rollouts", type=int, default=None,
+                    help="rollouts per decision (default: the search preset's)")
     ap.add_argument("--hands", type=str, default="1,2,3,4,5,6,7,8,9", help="e.g. 9 or 1,5,9")
     ap.add_argument("--out", type=str, default=None, help="default: the package's CSV")
     a = ap.parse_args(argv)

@@ -118,7 +118,8 @@ class Policy:
         the calls' limit follow the other fields. Not with Tuluki rules (V9), nor inside the
         advisor's or the call study's rollouts.
     rollouts : int
-        Paired rollouts per decision of a search seat (2-100,000; 24 by default).
+        Paired rollouts per decision of a search seat (2-100,000; 24 by default, 96 in the
+        ``search`` preset).
     margin : float
         Points (>= 0) by which acting must win, in the rollouts' mean, for a search seat to
         act (0 by default: any mean gain).
@@ -313,8 +314,8 @@ def preset(name: str) -> Policy:
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
     * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9) of a card
-      that cuts its cards still needed (``screen``), which it decides by 24 paired rollouts
-      per decision (``rollouts``) from what it knows, every seat of the rollouts playing
+      that cuts its cards still needed (``screen``), which it decides by up to 96 paired
+      rollouts per decision (``rollouts``; 24 decided too little, issue 29) from what it knows, every seat of the rollouts playing
       ``expert`` (``model``), acting when the rollouts decide that lowers its penalty
       against the table's mean (doubles counted, ``objective="relative"``) at all
       (``margin=0``), passing when they decide the other way, and keeping the expert's own
@@ -349,7 +350,7 @@ _PRESET_FIELDS = {
     "hold-for-double": dict(hold=True, hold_turns=8, call_max_need=0),
     "expert": dict(exact=True, defend=True, call_max_need=5, outs=1000, outs_mixed=False),
     "search": dict(exact=True, defend=True, call_max_need=5, outs=1000, outs_mixed=False,
-                   search=True),
+                   search=True, rollouts=96),
 }
 
 
