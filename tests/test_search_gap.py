@@ -82,3 +82,22 @@ def test_the_guide_quotes_the_committed_table_and_its_sentence():
     assert ("is above Holm's first threshold" in words) == (p[i] * len(p) >= 0.05)
     head = t.attrs["header"][0].split("made by: ")[1]
     assert head in guide and f"({int(t['rollouts'].iloc[0])} rollouts" in guide
+
+
+def test_make_search_table_without_the_screen_is_the_unscreened_searcher(tmp_path):
+    """``screen=False`` (``--no-screen``): every take and call searched, the same numbers as
+    that Policy in strength_table, and the command in the header says so."""
+    from dataclasses import replace
+
+    import kalooki_sim as ks
+
+    path = tmp_path / "u.csv"
+    t = search_gap.make_search_table(deals=3, seed=5, hands=[5], threads=1, rollouts=2,
+                                     path=path, progress=False, screen=False)
+    pol = replace(ks.preset("search"), name="search-2-unscreened", rollouts=2, screen=False)
+    ref = A.strength_table(pol, "expert", deals=3, seed=5, hands=[5], threads=2).iloc[0]
+    assert t["d_penalty"].iloc[0] == pytest.approx(ref["d_penalty"])
+    assert t["screen"].tolist() == [False]
+    assert path.read_text(encoding="utf-8").splitlines()[0].endswith("--hands 5 --no-screen")
+    with pytest.raises(TypeError, match="screen='no'"):
+        search_gap.make_search_table(deals=2, hands=[1], screen="no", progress=False)

@@ -40,17 +40,17 @@ from importlib import resources
 import pandas as pd
 
 from ..engine.policies import preset
-from ..game._checks import check_int, check_seed
+from ..game._checks import check_bool, check_int, check_seed
 from ..players.tuning import read_committed, write_committed
 from ._strength import strength_table
 
 _CSV = "search_vs_expert.csv"
 COLUMNS = ["hand", "deals", "d_penalty", "d_penalty_lo", "d_penalty_hi", "rollouts",
-           "seconds"]
+           "seconds", "screen"]
 
 
 def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollouts=None,
-                      path=None, progress=True) -> pd.DataFrame:
+                      path=None, progress=True, screen=None) -> pd.DataFrame:
     """Play ``search`` against three ``expert`` in each contract and return the table.
 
     Parameters
@@ -69,6 +69,9 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
         Where to write the CSV with its ``#`` header (default: nothing written).
     progress : bool
         Print one line per contract as it finishes.
+    screen : bool, optional
+        Search only the offers whose card cuts the cards still needed (default: the
+        ``search`` preset's); False searches every take and call.
 
     Returns
     -------
@@ -81,8 +84,15 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
     threads = check_int("threads", threads, 1)
     base = preset("search")
     rollouts = check_int("rollouts", base.rollouts if rollouts is None else rollouts, 1)
-    search = base if rollouts == base.rollouts else replace(
-        base, name=f"search-{rollouts}", rollouts=rollouts)
+    screen = base.screen if screen is None else check_bool("screen", screen)
+    changed = {}
+    if rollouts != base.rollouts:
+        changed["rollouts"] = rollouts
+    if screen != base.screen:
+        changed["screen"] = screen
+    name = "search" + (f"-{rollouts}" if "rollouts" in changed else "") + (
+        ("-screened" if screen else "-unscreened") if "screen" in changed else "")
+    search = replace(base, name=name, **changed) if changed else base
     rows, t0 = [], time.perf_counter()
     for h in hands:
         t = time.perf_counter()
@@ -90,7 +100,8 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
                            threads=threads).iloc[0]
         rows.append({"hand": int(h), "deals": int(r["deals"]), "d_penalty": r["d_penalty"],
                      "d_penalty_lo": r["d_penalty_lo"], "d_penalty_hi": r["d_penalty_hi"],
-                     "rollouts": rollouts, "seconds": round(time.perf_counter() - t, 1)})
+                     "rollouts": rollouts, "seconds": round(time.perf_counter() - t, 1),
+                     "screen": screen})
         if progress:
             x = rows[-1]
             print(f"hand {h}: {x['d_penalty']:+.2f} [{x['d_penalty_lo']:+.2f}, "
@@ -101,7 +112,8 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
         hands_arg = ",".join(str(h) for h in table["hand"])
         head = [
             f"made by: python -m kalooki_sim.analysis.search_gap --deals {deals} --seed {seed} "
-            f"--threads {threads} --rollouts {rollouts} --hands {hands_arg}",
+            f"--threads {threads} --rollouts {rollouts} --hands {hands_arg}"
+            + ("" if screen else " --no-screen"),
             f"wall time: {time.perf_counter() - t0:.0f} s; machine: {platform.machine()}, "
             f"{os.cpu_count()} cores, Python {platform.python_version()}",
             "4 players: search in one seat, expert in three, every seat in turn on the same "
@@ -127,11 +139,15 @@ def _main(argv=None):
     ap.add_argument("--rollouts", type=int, default=None,
                     help="rollouts per decision (default: the search preset's)")
     ap.add_argument("--hands", type=str, default="1,2,3,4,5,6,7,8,9", help="e.g. 9 or 1,5,9")
+    ap.add_argument("--no-screen", dest="screen", action="store_false", default=None,
+                    help="search every take and call, not only the offers whose card cuts "
+                         "the cards still needed")
     ap.add_argument("--out", type=str, default=None, help="default: the package's CSV")
     a = ap.parse_args(argv)
     hands = [int(x) for x in a.hands.split(",")]
     out = a.out or str(resources.files("kalooki_sim.analysis").joinpath(_CSV))
-    table = make_search_table(a.deals, a.seed, hands, a.threads, a.rollouts, out)
+    table = make_search_table(a.deals, a.seed, hands, a.threads, a.rollouts, out,
+                              screen=a.screen)
     print(table.to_string(index=False))
     print(f"wrote {out}")
 
