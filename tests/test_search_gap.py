@@ -101,3 +101,33 @@ def test_make_search_table_without_the_screen_is_the_unscreened_searcher(tmp_pat
     assert path.read_text(encoding="utf-8").splitlines()[0].endswith("--hands 5 --no-screen")
     with pytest.raises(TypeError, match="screen='no'"):
         search_gap.make_search_table(deals=2, hands=[1], screen="no", progress=False)
+
+
+def test_pieces_combine_into_the_whole_command_table(tmp_path):
+    """A long table made in pieces (one --hands each) is the whole command's table (C3: a
+    contract's rows depend only on the seed, the contract and the searcher)."""
+    kw = dict(deals=3, seed=5, threads=1, rollouts=2, progress=False)
+    whole = search_gap.make_search_table(hands=[1, 5], **kw)
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    search_gap.make_search_table(hands=[5], path=a, **kw)
+    search_gap.make_search_table(hands=[1], path=b, **kw)
+    out = tmp_path / "ab.csv"
+    t = search_gap.combine_tables([a, b], out)
+    assert t["hand"].tolist() == [1, 5]
+    assert t["d_penalty"].tolist() == pytest.approx(whole["d_penalty"].tolist(), abs=1e-3)
+    head = out.read_text(encoding="utf-8").splitlines()
+    assert head[0] == ("# made by: python -m kalooki_sim.analysis.search_gap --deals 3 --seed 5 "
+                       "--threads 1 --rollouts 2 --hands 1,5")
+    assert "the 2 pieces' added" in head[1]
+    cli = tmp_path / "cli.csv"
+    search_gap._main(["--combine", str(a), str(b), "--out", str(cli)])
+    assert cli.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+    # pieces of other deals, or one contract twice, are refused
+    c = tmp_path / "c.csv"
+    search_gap.make_search_table(hands=[9], path=c, **{**kw, "seed": 6})
+    with pytest.raises(ValueError, match="combine only pieces of the same"):
+        search_gap.combine_tables([a, c])
+    with pytest.raises(ValueError, match=r"hands \[5\] are in more than one piece"):
+        search_gap.combine_tables([a, a])
+    with pytest.raises(ValueError, match="paths=\\[\\]"):
+        search_gap.combine_tables([])

@@ -36,6 +36,7 @@ import platform
 import time
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 
 import pandas as pd
 
@@ -124,6 +125,84 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
     return table
 
 
+def _command_fields(line: str) -> dict:
+    """The flags of a ``made by:`` header line, as strings (``--no-screen``: ``"1"``)."""
+    words = line.split("made by: ", 1)[1].split()
+    out = {}
+    for i, w in enumerate(words):
+        if w.startswith("--"):
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            out[w[2:]] = "1" if not nxt or nxt.startswith("--") else nxt
+    return out
+
+
+def combine_tables(paths, path=None) -> pd.DataFrame:
+    """One table from tables made by :func:`make_search_table` for different contracts with
+    the same deals, seed, rollouts and screen (a long table made in pieces).
+
+    A contract's rows depend only on the seed, the contract and the searcher (C3), not on the
+    other contracts run with it, so the pieces are the rows the whole command gives. The
+    header is the whole command's, with the wall times added and the pieces named.
+
+    Parameters
+    ----------
+    paths : list of str or Path
+        CSVs written by :func:`make_search_table` (``--out``), each with its ``#`` header.
+    path : str or Path, optional
+        Where to write the combined CSV (default: nothing written).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of every piece, by contract.
+    """
+    if len(paths) == 0:
+        raise ValueError("paths=[] is not allowed; give the CSVs of the pieces")
+    parts, fields, walls = [], [], 0.0
+    for p in paths:
+        text = Path(p).read_text(encoding="utf-8")
+        head = [ln[2:] for ln in text.splitlines() if ln.startswith("# ")]
+        made = [ln for ln in head if ln.startswith("made by: ")]
+        wall = [ln for ln in head if ln.startswith("wall time: ")]
+        if not made or not wall:
+            raise ValueError(f"{p} has no 'made by:' and 'wall time:' header; give CSVs "
+                             "written by make_search_table")
+        f = _command_fields(made[0])
+        f.pop("hands", None)
+        t = f.pop("threads", "2")
+        threads = t if not fields else threads  # the first piece's
+        f.pop("out", None)
+        fields.append(f)
+        walls += float(wall[0].split("wall time: ")[1].split(" s")[0])
+        parts.append(pd.read_csv(p, comment="#"))
+    for p, f in zip(paths, fields):
+        if f != fields[0]:
+            raise ValueError(f"{p} was made with {f}, {paths[0]} with {fields[0]}; combine "
+                             "only pieces of the same deals, seed, rollouts and screen")
+    table = pd.concat(parts, ignore_index=True)
+    if table["hand"].duplicated().any():
+        dup = sorted(set(table.loc[table["hand"].duplicated(), "hand"].astype(int)))
+        raise ValueError(f"hands {dup} are in more than one piece; give each contract once")
+    table = table.sort_values("hand", ignore_index=True)
+    if path is not None:
+        f = fields[0]
+        screen = "" if "no-screen" not in f else " --no-screen"
+        hands_arg = ",".join(str(int(h)) for h in table["hand"])
+        head = [
+            f"made by: python -m kalooki_sim.analysis.search_gap --deals {f['deals']} --seed "
+            f"{f['seed']} --threads {threads} --rollouts "
+            f"{f['rollouts']} --hands {hands_arg}{screen}",
+            f"wall time: {walls:.0f} s (the {len(paths)} pieces' added, each a run of this "
+            f"command with its own --hands); machine: {platform.machine()}, "
+            f"{os.cpu_count()} cores, Python {platform.python_version()}",
+            "4 players: search in one seat, expert in three, every seat in turn on the same "
+            "deals; d_penalty = search - the experts' mean, points per hand, 95% t interval "
+            "over deals",
+        ]
+        write_committed(path, head, table)
+    return table
+
+
 def search_table() -> pd.DataFrame:
     """The committed table ``kalooki_sim/analysis/search_vs_expert.csv``: one row per contract
     (see the module docstring); its ``#`` header lines are in ``.attrs["header"]``."""
@@ -143,7 +222,15 @@ def _main(argv=None):
                     help="search every take and call, not only the offers whose card cuts "
                          "the cards still needed")
     ap.add_argument("--out", type=str, default=None, help="default: the package's CSV")
+    ap.add_argument("--combine", nargs="+", default=None, metavar="CSV",
+                    help="write one table (--out) from pieces made with --out for other "
+                         "contracts; nothing is played")
     a = ap.parse_args(argv)
+    if a.combine:
+        out = a.out or str(resources.files("kalooki_sim.analysis").joinpath(_CSV))
+        print(combine_tables(a.combine, out).to_string(index=False))
+        print(f"wrote {out}")
+        return
     hands = [int(x) for x in a.hands.split(",")]
     out = a.out or str(resources.files("kalooki_sim.analysis").joinpath(_CSV))
     table = make_search_table(a.deals, a.seed, hands, a.threads, a.rollouts, out,
