@@ -21,7 +21,7 @@ def test_make_search_table_writes_what_search_table_reads(tmp_path):
     assert t["d_penalty"].iloc[0] == pytest.approx(ref["d_penalty"])
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# made by: python -m kalooki_sim.analysis.search_gap --deals 3 "
-                           "--seed 5 --threads 1 --rollouts 2 --hands 5\n")
+                           "--seed 5 --threads 1 --rollouts 2 --hands 5 --screen\n")
     back = pd.read_csv(path, comment="#")
     assert back["d_penalty"].iloc[0] == pytest.approx(t["d_penalty"].iloc[0], abs=1e-3)
 
@@ -117,7 +117,7 @@ def test_pieces_combine_into_the_whole_command_table(tmp_path):
     assert t["d_penalty"].tolist() == pytest.approx(whole["d_penalty"].tolist(), abs=1e-3)
     head = out.read_text(encoding="utf-8").splitlines()
     assert head[0] == ("# made by: python -m kalooki_sim.analysis.search_gap --deals 3 --seed 5 "
-                       "--threads 1 --rollouts 2 --hands 1,5")
+                       "--threads 1 --rollouts 2 --hands 1,5 --screen")
     assert "the 2 pieces' added" in head[1]
     cli = tmp_path / "cli.csv"
     search_gap._main(["--combine", str(a), str(b), "--out", str(cli)])

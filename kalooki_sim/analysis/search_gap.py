@@ -113,8 +113,8 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
         hands_arg = ",".join(str(h) for h in table["hand"])
         head = [
             f"made by: python -m kalooki_sim.analysis.search_gap --deals {deals} --seed {seed} "
-            f"--threads {threads} --rollouts {rollouts} --hands {hands_arg}"
-            + ("" if screen else " --no-screen"),
+            f"--threads {threads} --rollouts {rollouts} --hands {hands_arg} "
+            + ("--screen" if screen else "--no-screen"),
             f"wall time: {time.perf_counter() - t0:.0f} s; machine: {platform.machine()}, "
             f"{os.cpu_count()} cores, Python {platform.python_version()}",
             "4 players: search in one seat, expert in three, every seat in turn on the same "
@@ -186,7 +186,7 @@ def combine_tables(paths, path=None) -> pd.DataFrame:
     table = table.sort_values("hand", ignore_index=True)
     if path is not None:
         f = fields[0]
-        screen = "" if "no-screen" not in f else " --no-screen"
+        screen = " --no-screen" if "no-screen" in f else (" --screen" if "screen" in f else "")
         hands_arg = ",".join(str(int(h)) for h in table["hand"])
         head = [
             f"made by: python -m kalooki_sim.analysis.search_gap --deals {f['deals']} --seed "
@@ -218,9 +218,9 @@ def _main(argv=None):
     ap.add_argument("--rollouts", type=int, default=None,
                     help="rollouts per decision (default: the search preset's)")
     ap.add_argument("--hands", type=str, default="1,2,3,4,5,6,7,8,9", help="e.g. 9 or 1,5,9")
-    ap.add_argument("--no-screen", dest="screen", action="store_false", default=None,
-                    help="search every take and call, not only the offers whose card cuts "
-                         "the cards still needed")
+    ap.add_argument("--screen", action=argparse.BooleanOptionalAction, default=None,
+                    help="search only the offers whose card cuts the cards still needed "
+                         "(--no-screen: every take and call; default: the search preset's)")
     ap.add_argument("--out", type=str, default=None, help="default: the package's CSV")
     ap.add_argument("--combine", nargs="+", default=None, metavar="CSV",
                     help="write one table (--out) from pieces made with --out for other "
