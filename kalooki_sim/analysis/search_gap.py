@@ -158,7 +158,7 @@ def combine_tables(paths, path=None) -> pd.DataFrame:
     """
     if len(paths) == 0:
         raise ValueError("paths=[] is not allowed; give the CSVs of the pieces")
-    parts, fields, walls = [], [], 0.0
+    parts, fields, walls, threads = [], [], 0.0, []
     for p in paths:
         text = Path(p).read_text(encoding="utf-8")
         head = [ln[2:] for ln in text.splitlines() if ln.startswith("# ")]
@@ -169,13 +169,12 @@ def combine_tables(paths, path=None) -> pd.DataFrame:
                              "written by make_search_table")
         f = _command_fields(made[0])
         f.pop("hands", None)
-        t = f.pop("threads", "2")
-        threads = t if not fields else threads  # the first piece's
+        threads.append(f.pop("threads", "2"))
         f.pop("out", None)
         fields.append(f)
         walls += float(wall[0].split("wall time: ")[1].split(" s")[0])
         parts.append(pd.read_csv(p, comment="#"))
-    for p, f in zip(paths, fields):
+    for p, f in zip(paths, fields, strict=True):
         if f != fields[0]:
             raise ValueError(f"{p} was made with {f}, {paths[0]} with {fields[0]}; combine "
                              "only pieces of the same deals, seed, rollouts and screen")
@@ -190,7 +189,7 @@ def combine_tables(paths, path=None) -> pd.DataFrame:
         hands_arg = ",".join(str(int(h)) for h in table["hand"])
         head = [
             f"made by: python -m kalooki_sim.analysis.search_gap --deals {f['deals']} --seed "
-            f"{f['seed']} --threads {threads} --rollouts "
+            f"{f['seed']} --threads {threads[0]} --rollouts "
             f"{f['rollouts']} --hands {hands_arg}{screen}",
             f"wall time: {walls:.0f} s (the {len(paths)} pieces' added, each a run of this "
             f"command with its own --hands); machine: {platform.machine()}, "

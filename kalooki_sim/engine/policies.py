@@ -315,11 +315,11 @@ def preset(name: str) -> Policy:
       rules' limit.
     * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9) of a card
       that cuts its cards still needed (``screen``), which it decides by up to 96 paired
-      rollouts per decision (``rollouts``; 24 decided too little, issue 29) from what it knows, every seat of the rollouts playing
-      ``expert`` (``model``), acting when the rollouts decide that lowers its penalty
-      against the table's mean (doubles counted, ``objective="relative"``) at all
-      (``margin=0``), passing when they decide the other way, and keeping the expert's own
-      answer when they do not decide (issue 29); see
+      rollouts per decision (``rollouts``; 24 decided too little, issue 29) from what it
+      knows, every seat of the rollouts playing ``expert`` (``model``), acting when the
+      rollouts decide that lowers its penalty against the table's mean (doubles counted,
+      ``objective="relative"``) at all (``margin=0``), passing when they decide the other
+      way, and keeping the expert's own answer when they do not decide (issue 29); see
       :class:`Policy`'s ``search``. Other settings:
       ``dataclasses.replace(preset("search"), name="search-64", rollouts=64)``.
 
