@@ -57,12 +57,15 @@ def test_search_is_refused_where_it_cannot_search():
 def test_R9_search_seat_games_pass_the_referee_and_match_their_traces():
     """R1-R14 re-checked move by move on hands with a search seat; the trace (one hand at a
     time, logged) plays the same hands as play_hands (blocks over threads), C3."""
-    pols = [FAST, "expert", "greedy", "expert"]
-    for hand in (1, 6):
-        df = ks.play_hands(3, hand=hand, policies=pols, seed=30 + hand, voids=True)
-        for game in range(3):
-            t = ks.trace(30 + hand, game=game, hand=hand, policies=pols)
-            assert check(t.records, t.rules, df[df["game"] == game]) >= 1
+    # the screened searcher and the one that searches every take and call (screen=False)
+    every = dataclasses.replace(FAST, name="search-8-every", screen=False)
+    for searcher in (FAST, every):
+        pols = [searcher, "expert", "greedy", "expert"]
+        for hand in (1, 6):
+            df = ks.play_hands(3, hand=hand, policies=pols, seed=30 + hand, voids=True)
+            for game in range(3):
+                t = ks.trace(30 + hand, game=game, hand=hand, policies=pols)
+                assert check(t.records, t.rules, df[df["game"] == game]) >= 1
 
 
 def test_C3_search_is_the_same_on_one_and_two_threads():
