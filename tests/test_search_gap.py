@@ -69,11 +69,11 @@ def test_the_guide_quotes_the_committed_table_and_its_sentence():
     assert row, "the guide's search table row"
     said = [float(x.strip().replace("−", "-")) for x in row.group(1).split("|")]
     assert said == pytest.approx(t["d_penalty"].tolist(), abs=0.0051)
-    assert A.search_gap_sentence(t) in " ".join(guide.split())
+    words = " ".join(guide.split())
+    assert A.search_gap_sentence(t) in words
     # the paragraph under the table: how many point below zero, and the smallest p
     from kalooki_sim.analysis._multiplicity import p_from_ci
 
-    words = " ".join(guide.split())
     below = int((t["d_penalty"] < 0).sum())
     assert ("All nine contracts point below zero" in words) == (below == 9)
     p = p_from_ci(t["d_penalty"], t["d_penalty_lo"], t["d_penalty_hi"])

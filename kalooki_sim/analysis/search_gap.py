@@ -36,6 +36,7 @@ import platform
 import time
 from dataclasses import replace
 from importlib import resources
+from io import StringIO
 from pathlib import Path
 
 import pandas as pd
@@ -110,19 +111,28 @@ def make_search_table(deals=1000, seed=19, hands=range(1, 10), threads=2, rollou
                   flush=True)
     table = pd.DataFrame(rows, columns=COLUMNS)
     if path is not None:
-        hands_arg = ",".join(str(h) for h in table["hand"])
-        head = [
-            f"made by: python -m kalooki_sim.analysis.search_gap --deals {deals} --seed {seed} "
-            f"--threads {threads} --rollouts {rollouts} --hands {hands_arg} "
-            + ("--screen" if screen else "--no-screen"),
-            f"wall time: {time.perf_counter() - t0:.0f} s; machine: {platform.machine()}, "
-            f"{os.cpu_count()} cores, Python {platform.python_version()}",
-            "4 players: search in one seat, expert in three, every seat in turn on the same "
-            "deals; d_penalty = search - the experts' mean, points per hand, 95% t interval "
-            "over deals",
-        ]
+        head = _header(deals, seed, threads, rollouts, table["hand"],
+                       "--screen" if screen else "--no-screen",
+                       f"{time.perf_counter() - t0:.0f} s")
         write_committed(path, head, table)
     return table
+
+
+def _header(deals, seed, threads, rollouts, hands, screen_flag, wall) -> list[str]:
+    """The ``#`` lines of a search table: the command that makes it (``screen_flag``:
+    ``"--screen"``, ``"--no-screen"`` or ``""``), its wall time (text), the machine and what
+    the columns mean."""
+    hands_arg = ",".join(str(int(h)) for h in hands)
+    command = (f"python -m kalooki_sim.analysis.search_gap --deals {deals} --seed {seed} "
+               f"--threads {threads} --rollouts {rollouts} --hands {hands_arg}")
+    return [
+        f"made by: {command}" + (f" {screen_flag}" if screen_flag else ""),
+        f"wall time: {wall}; machine: {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "4 players: search in one seat, expert in three, every seat in turn on the same "
+        "deals; d_penalty = search - the experts' mean, points per hand, 95% t interval "
+        "over deals",
+    ]
 
 
 def _command_fields(line: str) -> dict:
@@ -158,7 +168,7 @@ def combine_tables(paths, path=None) -> pd.DataFrame:
     """
     if len(paths) == 0:
         raise ValueError("paths=[] is not allowed; give the CSVs of the pieces")
-    parts, fields, walls, threads = [], [], 0.0, []
+    parts, fields, walls = [], [], 0.0
     for p in paths:
         text = Path(p).read_text(encoding="utf-8")
         head = [ln[2:] for ln in text.splitlines() if ln.startswith("# ")]
@@ -167,16 +177,15 @@ def combine_tables(paths, path=None) -> pd.DataFrame:
         if not made or not wall:
             raise ValueError(f"{p} has no 'made by:' and 'wall time:' header; give CSVs "
                              "written by make_search_table")
-        f = _command_fields(made[0])
-        f.pop("hands", None)
-        threads.append(f.pop("threads", "2"))
-        f.pop("out", None)
-        fields.append(f)
+        fields.append(_command_fields(made[0]))
         walls += float(wall[0].split("wall time: ")[1].split(" s")[0])
-        parts.append(pd.read_csv(p, comment="#"))
-    for p, f in zip(paths, fields, strict=True):
-        if f != fields[0]:
-            raise ValueError(f"{p} was made with {f}, {paths[0]} with {fields[0]}; combine "
+        parts.append(pd.read_csv(StringIO(text), comment="#"))
+    # what a piece's rows depend on: everything but its contracts and threads (C3)
+    same = [{k: v for k, v in f.items() if k not in ("hands", "threads", "out")}
+            for f in fields]
+    for p, f in zip(paths, same, strict=True):
+        if f != same[0]:
+            raise ValueError(f"{p} was made with {f}, {paths[0]} with {same[0]}; combine "
                              "only pieces of the same deals, seed, rollouts and screen")
     table = pd.concat(parts, ignore_index=True)
     if table["hand"].duplicated().any():
@@ -185,19 +194,11 @@ def combine_tables(paths, path=None) -> pd.DataFrame:
     table = table.sort_values("hand", ignore_index=True)
     if path is not None:
         f = fields[0]
-        screen = " --no-screen" if "no-screen" in f else (" --screen" if "screen" in f else "")
-        hands_arg = ",".join(str(int(h)) for h in table["hand"])
-        head = [
-            f"made by: python -m kalooki_sim.analysis.search_gap --deals {f['deals']} --seed "
-            f"{f['seed']} --threads {threads[0]} --rollouts "
-            f"{f['rollouts']} --hands {hands_arg}{screen}",
-            f"wall time: {walls:.0f} s (the {len(paths)} pieces' added, each a run of this "
-            f"command with its own --hands); machine: {platform.machine()}, "
-            f"{os.cpu_count()} cores, Python {platform.python_version()}",
-            "4 players: search in one seat, expert in three, every seat in turn on the same "
-            "deals; d_penalty = search - the experts' mean, points per hand, 95% t interval "
-            "over deals",
-        ]
+        flag = "--no-screen" if "no-screen" in f else ("--screen" if "screen" in f else "")
+        head = _header(f["deals"], f["seed"], f.get("threads", "2"), f["rollouts"],
+                       table["hand"], flag,
+                       f"{walls:.0f} s (the {len(paths)} pieces' added, each a run of this "
+                       "command with its own --hands)")
         write_committed(path, head, table)
     return table
 
@@ -225,15 +226,13 @@ def _main(argv=None):
                     help="write one table (--out) from pieces made with --out for other "
                          "contracts; nothing is played")
     a = ap.parse_args(argv)
-    if a.combine:
-        out = a.out or str(resources.files("kalooki_sim.analysis").joinpath(_CSV))
-        print(combine_tables(a.combine, out).to_string(index=False))
-        print(f"wrote {out}")
-        return
-    hands = [int(x) for x in a.hands.split(",")]
     out = a.out or str(resources.files("kalooki_sim.analysis").joinpath(_CSV))
-    table = make_search_table(a.deals, a.seed, hands, a.threads, a.rollouts, out,
-                              screen=a.screen)
+    if a.combine:
+        table = combine_tables(a.combine, out)
+    else:
+        hands = [int(x) for x in a.hands.split(",")]
+        table = make_search_table(a.deals, a.seed, hands, a.threads, a.rollouts, out,
+                                  screen=a.screen)
     print(table.to_string(index=False))
     print(f"wrote {out}")
 
