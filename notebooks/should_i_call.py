@@ -340,7 +340,7 @@ display(Markdown(text))
 # fewer points, the expert's rule (and so the chart's table) leaves points behind. The table
 # is committed with the package (`python -m kalooki_sim.analysis.search_gap`; its command, wall
 # time and machine are in search_vs_expert.csv's header, the `#` lines, and in the table's
-# caption), because it costs most of an hour of two cores.
+# caption), because it is long to make.
 
 # %%
 from kalooki_sim.analysis import search_gap
@@ -355,7 +355,7 @@ show(gap[["contract", "deals", "d_penalty", "d_penalty_lo", "d_penalty_hi"]],
             "d_penalty_lo": "95% from", "d_penalty_hi": "95% to"}, digits=1)
 text = A.search_gap_sentence(gap)
 headlines.append(text)
-display(Markdown(text))
+display(Markdown(text + " " + A.search_gap_tally(gap)))
 
 # %% [markdown]
 # ### Worked examples from the advisor

@@ -56,32 +56,48 @@ def test_committed_table_reproduces_hand_5():
     assert r["deals"].iloc[0] == t.loc[5, "deals"]
 
 
-def test_the_guide_quotes_the_committed_table_and_its_sentence():
-    """The guide's per-contract table and its verdict are the committed CSV's, not a copy that
-    a new table leaves behind (issue 29: a fixed phrase that can turn false is a bug)."""
+def test_the_guide_page_is_written_from_the_committed_table(tmp_path):
+    """The guide's per-contract table, its verdict and its count are the committed CSV's,
+    written when the page is built, not a copy that a new table leaves behind (issue 29: a
+    fixed phrase that can turn false is a bug)."""
+    import html
     import re
     from importlib import resources
 
-    guide = resources.files("kalooki_sim.report").joinpath("guide/advisor.md").read_text(
-        encoding="utf-8")
-    t = search_gap.search_table()
-    row = re.search(r"^\| search − expert, points per hand \|(.*)\|$", guide, re.M)
-    assert row, "the guide's search table row"
-    said = [float(x.strip().replace("−", "-")) for x in row.group(1).split("|")]
-    assert said == pytest.approx(t["d_penalty"].tolist(), abs=0.0051)
-    words = " ".join(guide.split())
-    assert A.search_gap_sentence(t) in words
-    # the paragraph under the table: how many point below zero, and the smallest p
-    from kalooki_sim.analysis._multiplicity import p_from_ci
+    from kalooki_sim.report import site
 
-    below = int((t["d_penalty"] < 0).sum())
-    assert ("All nine contracts point below zero" in words) == (below == 9)
-    p = p_from_ci(t["d_penalty"], t["d_penalty_lo"], t["d_penalty_hi"])
-    i = int(p.argmin())
-    assert f"(hand {int(t['hand'].iloc[i])}, {p[i]:.3f})" in words
-    assert ("is above Holm's first threshold" in words) == (p[i] * len(p) >= 0.05)
-    head = t.attrs["header"][0].split("made by: ")[1]
-    assert head in guide and f"({int(t['rollouts'].iloc[0])} rollouts" in guide
+    source = resources.files("kalooki_sim.report").joinpath("guide/advisor.md").read_text(
+        encoding="utf-8")
+    assert "<!-- data: search-gap -->" in source
+    assert "| search − expert, points per hand |" not in source  # no hand-made copy
+    site.write_guide(tmp_path)
+    page = (tmp_path / "guide-advisor.html").read_text(encoding="utf-8")
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
+    t = search_gap.search_table()
+    assert A.search_gap_sentence(t) in text
+    assert A.search_gap_tally(t) in text
+    assert t.attrs["header"][0].split("made by: ")[1] in text
+    row = re.search(r"<td>search − expert, points per hand</td>(.*?)</tr>", page, re.S)
+    said = [float(x.replace("−", "-")) for x in re.findall(r"<td>([−+][\d.]+)</td>",
+                                                           row.group(1))]
+    assert said == pytest.approx(t["d_penalty"].tolist(), abs=0.0051)
+
+
+def test_the_tally_changes_with_the_table():
+    """The count of contracts below zero and decided follows the data (issue 29's floor:
+    all nine below zero, five decided after Holm)."""
+    t = search_gap.search_table()
+    nine = t.assign(d_penalty=-5.0, d_penalty_lo=-7.0, d_penalty_hi=-3.0)
+    assert A.search_gap_tally(nine) == ("All nine contracts point below zero. After Holm's "
+                                        "adjustment over the nine contracts, nine are below "
+                                        "zero (hands 1, 2, 3, 4, 5, 6, 7, 8 and 9).")
+    mixed = nine.assign(d_penalty=[-5.0] * 5 + [-0.5] * 3 + [0.4],
+                        d_penalty_lo=[-7.0] * 5 + [-1.5] * 3 + [-0.6],
+                        d_penalty_hi=[-3.0] * 5 + [0.5] * 3 + [1.4])
+    s = A.search_gap_tally(mixed)
+    assert s.startswith("Eight of the nine contracts point below zero, one above. After "
+                        "Holm's adjustment over the nine contracts, five are below zero "
+                        "(hands 1, 2, 3, 4 and 5); the other four are not decided.")
 
 
 def test_make_search_table_without_the_screen_is_the_unscreened_searcher(tmp_path):

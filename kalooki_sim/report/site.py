@@ -180,10 +180,13 @@ def _title_of(text: str, default: str) -> str:
 
 
 def write_guide(out: Path) -> list[Path]:
-    """One page per :data:`GUIDE` source."""
+    """One page per :data:`GUIDE` source, its data blocks filled from the committed tables
+    (:func:`.guide_blocks.fill`)."""
+    from .guide_blocks import fill
+
     written = []
     for stem, title in GUIDE.items():
-        text = (GUIDE_DIR / f"{stem}.md").read_text(encoding="utf-8")
+        text = fill((GUIDE_DIR / f"{stem}.md").read_text(encoding="utf-8"))
         f = out / f"guide-{stem}.html"
         f.write_text(page_html(_title_of(text, title), markdown_html(text)), encoding="utf-8")
         written.append(f)
