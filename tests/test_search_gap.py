@@ -51,7 +51,8 @@ def test_committed_table_reproduces_hand_5():
     seed = int(head.split("--seed ")[1].split()[0])
     deals = int(head.split("--deals ")[1].split()[0])
     r = search_gap.make_search_table(deals=deals, seed=seed, hands=[5], threads=2,
-                                     rollouts=int(t.loc[5, "rollouts"]), progress=False)
+                                     rollouts=int(t.loc[5, "rollouts"]), progress=False,
+                                     screen=bool(t.loc[5, "screen"]))
     assert r["d_penalty"].iloc[0] == pytest.approx(t.loc[5, "d_penalty"], abs=1e-3)
     assert r["deals"].iloc[0] == t.loc[5, "deals"]
 
