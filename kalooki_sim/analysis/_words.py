@@ -491,9 +491,9 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
 
     rollouts = (f" ({int(table['rollouts'].iloc[0])} rollouts a decision)"
                 if "rollouts" in table and table["rollouts"].nunique() == 1 else "")
-    screened = "screen" in table and bool(table["screen"].all())
     who = ("A player that searches at every take and call"
-           + (" of a card that cuts its cards still needed" if screened else "") + rollouts)
+           + (" of a card that cuts its cards still needed" if screened(table) else "")
+           + rollouts)
     parts = []
     if claims["lower"]:
         parts.append(f"pays {points(claims['lower'])} less than the expert in "
@@ -531,6 +531,12 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
         s += (f" (search − expert {m:+.1f}, 95% interval {lo:+.1f} to {hi:+.1f} points a game; "
               "the nine contracts' differences added, their deals independent).")
     return s
+
+
+def screened(table: pd.DataFrame) -> bool:
+    """Did the searcher of a search-versus-expert table search only the offers of a card that
+    cuts its cards still needed (its ``screen`` column all True)? False without the column."""
+    return "screen" in table and bool(table["screen"].all())
 
 
 _SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")

@@ -26,9 +26,10 @@ def _cells(values, fmt) -> str:
     return " | ".join(fmt(v) for v in values)
 
 
-def _signed(x: float, digits: int = 2) -> str:
-    """``−0.42`` / ``+0.02`` with a true minus sign, as the guide's tables print numbers."""
-    return f"{x:+.{digits}f}".replace("-", "−")
+def _signed(x: float) -> str:
+    """``−0.42`` / ``+0.02``, a true minus sign; unlike :func:`..analysis._words.fixed`, a
+    bound just below zero stays ``−0.00`` (its side of zero is what the reader looks for)."""
+    return f"{x:+.2f}".replace("-", "−")
 
 
 def search_gap_block(table: pd.DataFrame | None = None) -> str:
@@ -57,6 +58,7 @@ def search_gap_block(table: pd.DataFrame | None = None) -> str:
     """
     from ..analysis import search_gap_sentence, search_gap_tally
     from ..analysis._multiplicity import p_from_ci
+    from ..analysis._words import _p, screened
 
     if table is None:
         from ..analysis.search_gap import search_table
@@ -67,34 +69,31 @@ def search_gap_block(table: pd.DataFrame | None = None) -> str:
     wall = next((h.split("wall time: ", 1)[1] for h in head if h.startswith("wall time: ")),
                 None)
     deals = int(table["deals"].min()) if "deals" in table else None
-    screened = bool(table["screen"].iloc[0]) if "screen" in table else True
-    who = ("only the takes and calls of a card that cuts its cards still needed "
-           "(`screen=True`)" if screened else "every take and call (`screen=False`)")
+    about = []
+    if "screen" in table:
+        about.append("Searched: " + ("only the takes and calls of a card that cuts its cards "
+                                     "still needed (`screen=True`)." if screened(table) else
+                                     "every take and call (`screen=False`)."))
+    if wall:
+        about.append(f"Wall time: {wall}.")
     p = p_from_ci(table["d_penalty"], table["d_penalty_lo"], table["d_penalty_hi"])
     lines = [f"`{made}`", ""] if made else []
-    lines += [f"Searched: {who}." + (f" Wall time: {wall}." if wall else ""), "",
-              "> " + search_gap_sentence(table), ""]
+    lines += [" ".join(about), "", "> " + search_gap_sentence(table), ""]
     caption = "Search minus expert per contract, points per hand"
     if deals:
         caption += f", {deals:,} deals each"
     lines += [f"Table: {caption} (kalooki_sim/analysis/search_vs_expert.csv).", "",
               "| hand | " + _cells(table["hand"], lambda h: str(int(h))) + " |",
               "|---|" + "---|" * len(table),
-              "| search − expert, points per hand | " + _cells(table["d_penalty"], _signed)
-              + " |",
+              "| search − expert, points per hand | "
+              + _cells(table["d_penalty"], _signed) + " |",
               "| 95% interval | " + _cells(zip(table["d_penalty_lo"], table["d_penalty_hi"],
                                               strict=True),
                                           lambda b: f"[{_signed(b[0])}, {_signed(b[1])}]")
               + " |",
-              "| p, unadjusted | " + _cells(p, _p_cell) + " |", "",
+              "| p, unadjusted | " + _cells(p, lambda x: _p(float(x))) + " |", "",
               search_gap_tally(table)]
     return "\n".join(lines)
-
-
-def _p_cell(x: float) -> str:
-    from ..analysis._words import _p
-
-    return _p(float(x))
 
 
 #: the blocks a guide source may ask for: name -> function returning markdown
