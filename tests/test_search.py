@@ -20,7 +20,7 @@ def test_search_preset_is_expert_elsewhere_and_validates_its_fields():
     s, e = ks.preset("search"), ks.preset("expert")
     # a budget the sequential rule can look at three times (issue 29: 96 since 2026-12-03)
     assert s.search and s.model == "expert" and s.margin == 0 and 24 <= s.rollouts <= 128
-    assert s.objective == "relative" and s.screen
+    assert s.objective == "relative" and not s.screen  # every take and call (issue 29)
     # every field but the search ones is the expert's (it plays as expert off R9's offers)
     same = [f.name for f in dataclasses.fields(e)
             if f.name not in ("name", "search", "rollouts", "margin", "model", "screen",
@@ -57,9 +57,9 @@ def test_search_is_refused_where_it_cannot_search():
 def test_R9_search_seat_games_pass_the_referee_and_match_their_traces():
     """R1-R14 re-checked move by move on hands with a search seat; the trace (one hand at a
     time, logged) plays the same hands as play_hands (blocks over threads), C3."""
-    # the screened searcher and the one that searches every take and call (screen=False)
-    every = dataclasses.replace(FAST, name="search-8-every", screen=False)
-    for searcher in (FAST, every):
+    # the preset's searcher (every take and call) and the screened one (screen=True)
+    screened = dataclasses.replace(FAST, name="search-8-screened", screen=True)
+    for searcher in (FAST, screened):
         pols = [searcher, "expert", "greedy", "expert"]
         for hand in (1, 6):
             df = ks.play_hands(3, hand=hand, policies=pols, seed=30 + hand, voids=True)

@@ -21,7 +21,7 @@ def test_make_search_table_writes_what_search_table_reads(tmp_path):
     assert t["d_penalty"].iloc[0] == pytest.approx(ref["d_penalty"])
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# made by: python -m kalooki_sim.analysis.search_gap --deals 3 "
-                           "--seed 5 --threads 1 --rollouts 2 --hands 5 --screen\n")
+                           "--seed 5 --threads 1 --rollouts 2 --hands 5 --no-screen\n")
     back = pd.read_csv(path, comment="#")
     assert back["d_penalty"].iloc[0] == pytest.approx(t["d_penalty"].iloc[0], abs=1e-3)
 
@@ -90,8 +90,8 @@ def test_the_tally_changes_with_the_table():
     t = search_gap.search_table()
     nine = t.assign(d_penalty=-5.0, d_penalty_lo=-7.0, d_penalty_hi=-3.0)
     assert A.search_gap_tally(nine) == ("All nine contracts point below zero. After Holm's "
-                                        "adjustment over the nine contracts, nine are below "
-                                        "zero (hands 1, 2, 3, 4, 5, 6, 7, 8 and 9).")
+                                        "adjustment over the nine contracts, all nine are "
+                                        "below zero.")
     mixed = nine.assign(d_penalty=[-5.0] * 5 + [-0.5] * 3 + [0.4],
                         d_penalty_lo=[-7.0] * 5 + [-1.5] * 3 + [-0.6],
                         d_penalty_hi=[-3.0] * 5 + [0.5] * 3 + [1.4])
@@ -134,7 +134,7 @@ def test_pieces_combine_into_the_whole_command_table(tmp_path):
     assert t["d_penalty"].tolist() == pytest.approx(whole["d_penalty"].tolist(), abs=1e-3)
     head = out.read_text(encoding="utf-8").splitlines()
     assert head[0] == ("# made by: python -m kalooki_sim.analysis.search_gap --deals 3 --seed 5 "
-                       "--threads 1 --rollouts 2 --hands 1,5 --screen")
+                       "--threads 1 --rollouts 2 --hands 1,5 --no-screen")
     assert "the 2 pieces' added" in head[1]
     cli = tmp_path / "cli.csv"
     search_gap._main(["--combine", str(a), str(b), "--out", str(cli)])

@@ -196,7 +196,7 @@ def p_from_ci(est, lo, hi, alternative: str = "two-sided", conf: float = 0.95):
     with np.errstate(invalid="ignore", divide="ignore"):
         z = est / (width / (2 * z_conf))
         if alternative == "two-sided":
-            p = 2 * (1 - stats.norm.cdf(np.abs(z)))
+            p = 2 * stats.norm.sf(np.abs(z))  # not 1 - cdf: it rounds p below 1e-16 to 0
             p_exact = np.where(est == 0, 1.0, 0.0)
         elif alternative == "less":
             p = stats.norm.cdf(z)

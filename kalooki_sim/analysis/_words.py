@@ -107,6 +107,17 @@ def _hands(hs) -> str:
     return f"hand{'s' * (len(hs) != 1)} {join_words(hs)}"
 
 
+def _hands_of(hs, n: int) -> str:
+    """:func:`_hands`, or "all nine contracts" when ``hs`` are all ``n`` (> 1) of a table.
+
+    >>> _hands_of([1, 2, 3], 3), _hands_of([1, 3], 3), _hands_of([2], 1)
+    ('all three contracts', 'hands 1 and 3', 'hand 2')
+    """
+    if len(hs) == n > 1:
+        return f"all {_count(n)} contracts"
+    return _hands(hs)
+
+
 def _turn(m, lo=None, hi=None, last: int = 20) -> str:
     if not np.isfinite(m):
         return f"after own turn {last}" if m == np.inf else "n/a"
@@ -457,6 +468,11 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
     ...     "A player that searches at every take and call of a card that cuts its cards still "
     ...     "needed (24 rollouts a decision) pays")
     True
+    >>> search_gap_sentence(t.assign(d_penalty=-4.0, d_penalty_lo=-6.0, d_penalty_hi=-2.0)
+    ...                     ).startswith("A player that searches at every take and call (24 "
+    ...                                  "rollouts a decision) pays 4 points per hand less than "
+    ...                                  "the expert in all three contracts (Holm")
+    True
     >>> nine = pd.DataFrame({"hand": range(1, 10), "deals": 1000, "d_penalty": -0.6,
     ...                      "d_penalty_lo": -1.5, "d_penalty_hi": 0.3, "rollouts": 96})
     >>> s = search_gap_sentence(nine)
@@ -497,11 +513,11 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
     parts = []
     if claims["lower"]:
         parts.append(f"pays {points(claims['lower'])} less than the expert in "
-                     f"{_hands(claims['lower'])}")
+                     f"{_hands_of(claims['lower'], len(hands))}")
     if claims["higher"]:
         than = "" if claims["lower"] else " than the expert"
         parts.append(f"pays {points(claims['higher'])} more{than} in "
-                     f"{_hands(claims['higher'])}")
+                     f"{_hands_of(claims['higher'], len(hands))}")
     family = f"Holm-adjusted over the {len(hands)} contracts"
     if not parts:
         s = (f"{who} is not distinguishable from the expert in any contract ({family})")
@@ -514,7 +530,8 @@ def search_gap_sentence(table: pd.DataFrame, alpha: float = 0.05) -> str:
     if claims["lower"]:
         worst = float(-d[claims["lower"]].min())
         s += (f". So the expert's rule, the table the call chart assumes, leaves up to "
-              f"{worst:.0f} points per hand on the table in {_hands(claims['lower'])}.")
+              f"{worst:.0f} points per hand on the table in "
+              f"{_hands_of(claims['lower'], len(hands))}.")
     elif game is not None and game[2] < 0:
         s += (". No one contract shows the expert's rule, the table the call chart assumes, "
               "leaving points on the table, but a whole game does.")
@@ -568,6 +585,10 @@ def search_gap_tally(table: pd.DataFrame, alpha: float = 0.05) -> str:
     ... # doctest: +NORMALIZE_WHITESPACE
     Two of the three contracts point below zero, one above. After Holm's adjustment over the
     three contracts, two are below zero (hands 1 and 2); the other one is not decided.
+    >>> print(search_gap_tally(t.assign(d_penalty=-4.0, d_penalty_lo=-6.0, d_penalty_hi=-2.0)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    All three contracts point below zero. After Holm's adjustment over the three contracts,
+    all three are below zero.
     >>> print(search_gap_tally(t.assign(d_penalty=-0.5, d_penalty_lo=-1.4, d_penalty_hi=0.4)))
     ... # doctest: +NORMALIZE_WHITESPACE
     All three contracts point below zero, but the smallest p-value (hand 1, 0.28) is above
@@ -598,8 +619,11 @@ def search_gap_tally(table: pd.DataFrame, alpha: float = 0.05) -> str:
     for key, side in (("lower", "below"), ("higher", "above")):
         if claims[key]:
             k = len(claims[key])
-            parts.append(f"{_count(k)} {'is' if k == 1 else 'are'} {side} zero "
-                         f"({_hands(claims[key])})")
+            if k == n > 1:
+                parts.append(f"all {_count(k)} are {side} zero")
+            else:
+                parts.append(f"{_count(k)} {'is' if k == 1 else 'are'} {side} zero "
+                             f"({_hands(claims[key])})")
     s += f". After Holm's adjustment over the {_count(n)} contracts, " + " and ".join(parts)
     rest = len(claims["unclear"])
     if rest:
@@ -610,9 +634,11 @@ def search_gap_tally(table: pd.DataFrame, alpha: float = 0.05) -> str:
 def _p(x: float) -> str:
     """A p-value to two significant figures (``0.28``, ``0.010``, ``0.0056``, ``1.5e-08``).
 
-    >>> [_p(x) for x in (0.2763, 0.0104, 0.05 / 9, 1.5e-8)]
-    ['0.28', '0.010', '0.0056', '1.5e-08']
+    >>> [_p(x) for x in (0.2763, 0.0104, 0.05 / 9, 1.5e-8, 0.0)]
+    ['0.28', '0.010', '0.0056', '1.5e-08', '0']
     """
+    if x == 0:
+        return "0"
     if x < 1e-4:
         return f"{x:.1e}"
     return f"{x:.{max(0, 1 - math.floor(math.log10(x)))}f}"

@@ -128,8 +128,8 @@ class Policy:
         (``"expert"`` by default; ``"greedy"``, ``"never-call"``, ...).
     screen : bool
         A search seat searches only the offers whose card cuts its cards still needed (True by
-        default: a quarter of the decisions or fewer, so hand 9 is affordable); False: every
-        take and call is searched.
+        default: a quarter of the decisions or fewer, about 4x faster); False (the ``search``
+        preset's): every take and call is searched.
     objective : str
         What a search seat's rollouts minimise: ``"relative"`` (default; the advisor's
         default) or ``"penalty"`` (its own penalty alone).
@@ -313,8 +313,9 @@ def preset(name: str) -> Policy:
       better.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
-    * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9) of a card
-      that cuts its cards still needed (``screen``), which it decides by up to 96 paired
+    * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9), every one
+      of them (``screen=False`` since 2026-12-03: it gains most on offers of cards that cut
+      nothing, which the screen passed, issue 29), which it decides by up to 96 paired
       rollouts per decision (``rollouts``; 24 decided too little, issue 29) from what it
       knows, every seat of the rollouts playing ``expert`` (``model``), acting when the
       rollouts decide that lowers its penalty against the table's mean (doubles counted,
@@ -350,7 +351,7 @@ _PRESET_FIELDS = {
     "hold-for-double": dict(hold=True, hold_turns=8, call_max_need=0),
     "expert": dict(exact=True, defend=True, call_max_need=5, outs=1000, outs_mixed=False),
     "search": dict(exact=True, defend=True, call_max_need=5, outs=1000, outs_mixed=False,
-                   search=True, rollouts=96),
+                   search=True, rollouts=96, screen=False),
 }
 
 
