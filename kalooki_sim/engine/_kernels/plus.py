@@ -14,6 +14,7 @@ from numba import njit
 
 from .groups import group_costs
 from .needed import (
+    ALL_POSITIONS,
     GMAX,
     JOKER,
     NO_WAY,
@@ -63,7 +64,12 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     if g == 0 and r > 0:
         for s in range(4):
             _runs_without(scratch, s)
-        scratch[W_ROOT] = _root(g, r, 3 if v6 and r == 3 else 1, jokers, avail[JOKER], scratch)
+        if v6 and r == 3:
+            scratch[W_ROOT] = _root(g, r, 3, jokers, avail[JOKER], scratch)
+        else:
+            # the root from suit 0's runs and the other three suits' table: no run table
+            scratch[W_ROOT] = _runs_moved(scratch, 0, r, jokers, avail[JOKER], scratch[W_NS],
+                                          scratch[W_NS + 1], scratch[W_NS + 2])
 
 
 @njit(cache=True, _nrt=False)
@@ -93,14 +99,12 @@ def _runs_without(scratch, s):
 
 
 @njit(cache=True, _nrt=False)
-def _runs_moved(scratch, s, r, jokers, aj):
-    """The root bound of an all-run contract (no groups) when only suit ``s``'s cheapest runs
-    changed: ``r`` runs, suit ``s`` in them or not (``R3``), the jokers beyond the hand's
-    bought from the pack (at most ``aj``). What :func:`_root` gives, from one suit's work."""
+def _runs_moved(scratch, s, r, jokers, aj, f0, f1, f2):
+    """The root bound of an all-run contract (no groups) when suit ``s``'s cheapest runs are
+    ``f0``, ``f1``, ``f2`` (0, 1, 2 jokers) and the other suits' are the hand's: ``r`` runs,
+    suit ``s`` in them or not (``R3``), the jokers beyond the hand's bought from the pack (at
+    most ``aj``). What :func:`_root` gives, from one suit's work."""
     base = W_R3 + s * 5 * (TMAX + 1)
-    f0 = scratch[W_NS + s * 3]
-    f1 = scratch[W_NS + s * 3 + 1]
-    f2 = scratch[W_NS + s * 3 + 2]
     best = NO_WAY
     for t in range(min(2 * r, TMAX) + 1):
         extra = t - jokers if t > jokers else 0
@@ -149,9 +153,42 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
 
 
 @njit(cache=True, _nrt=False)
+def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
+    """:func:`_moved` of an all-run contract (not V6's complete suit), from the hand's saved
+    tables alone (nothing in ``scratch`` is written): a joker moves only the bound's sharing
+    of jokers; a natural moves its suit's cheapest runs only when its count goes 0 <-> 1 (a
+    copy more or less of a held card leaves the suit's position masks, so the count, alone)."""
+    aj = avail[JOKER]
+    if x == JOKER:
+        # the runs' joker allowance (held + addable) is unchanged: so is every NS
+        return _runs_moved(scratch, 0, r, jokers + d, aj - d, scratch[W_SAVE + 28],
+                           scratch[W_SAVE + 29], scratch[W_SAVE + 30])
+    s = x // 13
+    k = x % 13 + 1
+    if not (counts[s, k] + d == 0 or counts[s, k] == 0):
+        return scratch[W_ROOT]
+    bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k  # the ace holds positions 1 and 14
+    held = scratch[W_SAVE + 40 + 2 * s]
+    add = scratch[W_SAVE + 40 + 2 * s + 1]
+    if d > 0:
+        held |= bits
+        add &= ~bits
+    else:
+        held &= ~bits
+        add |= bits
+    f0, f1, f2 = window_minima(held, add, jokers + aj, ALL_POSITIONS)
+    o = W_SAVE + 28 + 3 * s
+    if f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2]:
+        return scratch[W_ROOT]  # the suit's cheapest runs stand: so does the count
+    return _runs_moved(scratch, s, r, jokers, aj, f0, f1, f2)
+
+
+@njit(cache=True, _nrt=False)
 def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """:func:`root_moved` itself, worked out from the hand's tables."""
     complete = v6 and r == 3
+    if g == 0 and r > 0 and not complete:
+        return _runs_only_moved(counts, jokers, r, avail, scratch, x, d)
     w = 3 if complete else 1
     for k in range(1, 14):
         scratch[W_H + k] = scratch[W_SAVE + k]
@@ -180,15 +217,6 @@ def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
                 held &= ~bits
                 add |= bits
             _cheapest_runs_masks(held, add, jokers + avail[JOKER], scratch, s)
-        if g == 0 and not complete:
-            # all runs: the other three suits' table is the hand's (prepare_plus), and a card
-            # that leaves its suit's cheapest runs alone leaves the count
-            o = W_NS + 3 * s
-            if (scratch[o] == scratch[W_SAVE + 28 + 3 * s]
-                    and scratch[o + 1] == scratch[W_SAVE + 29 + 3 * s]
-                    and scratch[o + 2] == scratch[W_SAVE + 30 + 3 * s]):
-                return scratch[W_ROOT]
-            return _runs_moved(scratch, s, r, jokers, avail[JOKER])
     return _root(g, r, w, jokers, avail[JOKER], scratch)
 
 
