@@ -152,6 +152,26 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     return _moved(counts, jokers, g, r, v6, avail, scratch, x, d)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _masks_move(counts, s, k, d):
+    """Does one card of suit ``s``, rank ``k`` on (``d = 1``) or off (-1) move the suit's
+    position masks? Only when its count goes 0 <-> 1: a copy more or less of a held card
+    leaves its runs alone."""
+    return counts[s, k] + d == 0 or counts[s, k] == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _moved_masks(scratch, s, k, d):
+    """Suit ``s``'s held and addable position masks (kept by :func:`prepare_plus`) with its
+    rank ``k`` held (``d = 1``) or addable (-1); the ace holds positions 1 and 14."""
+    bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k
+    held = scratch[W_SAVE + 40 + 2 * s]
+    add = scratch[W_SAVE + 40 + 2 * s + 1]
+    if d > 0:
+        return held | bits, add & ~bits
+    return held & ~bits, add | bits
+
+
 @njit(cache=True, _nrt=False)
 def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
     """:func:`_moved` of an all-run contract (not V6's complete suit), from the hand's saved
@@ -165,17 +185,9 @@ def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
                            scratch[W_SAVE + 29], scratch[W_SAVE + 30])
     s = x // 13
     k = x % 13 + 1
-    if not (counts[s, k] + d == 0 or counts[s, k] == 0):
+    if not _masks_move(counts, s, k, d):
         return scratch[W_ROOT]
-    bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k  # the ace holds positions 1 and 14
-    held = scratch[W_SAVE + 40 + 2 * s]
-    add = scratch[W_SAVE + 40 + 2 * s + 1]
-    if d > 0:
-        held |= bits
-        add &= ~bits
-    else:
-        held &= ~bits
-        add |= bits
+    held, add = _moved_masks(scratch, s, k, d)
     f0, f1, f2 = window_minima(held, add, jokers + aj, ALL_POSITIONS)
     o = W_SAVE + 28 + 3 * s
     if f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2]:
@@ -203,20 +215,9 @@ def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     k = x % 13 + 1
     scratch[W_H + k] += d
     scratch[W_A + k] -= d
-    if r > 0:
-        # the suit's masks move only when its count of x goes 0 <-> 1 (the ace holds two
-        # positions, 1 and 14); a copy more or less of a held card leaves its runs alone
-        if counts[s, k] + d == 0 or counts[s, k] == 0:
-            bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k
-            held = scratch[W_SAVE + 40 + 2 * s]
-            add = scratch[W_SAVE + 40 + 2 * s + 1]
-            if d > 0:
-                held |= bits
-                add &= ~bits
-            else:
-                held &= ~bits
-                add |= bits
-            _cheapest_runs_masks(held, add, jokers + avail[JOKER], scratch, s)
+    if r > 0 and _masks_move(counts, s, k, d):
+        held, add = _moved_masks(scratch, s, k, d)
+        _cheapest_runs_masks(held, add, jokers + avail[JOKER], scratch, s)
     return _root(g, r, w, jokers, avail[JOKER], scratch)
 
 
