@@ -179,17 +179,32 @@ def _r_at(d, k, t):
 
 
 @njit(cache=True, _nrt=False)
-def _run_table(scratch):
+def _run_table(scratch, r):
     """``R[d, k, t]``: least naturals for ``k`` runs of distinct suits among the levels
     ``d..3`` (suit ``perm[level]``) with at most ``t`` jokers, the groups ignored. Filled for
-    ``t <= 2k`` only, all that is read: a run takes at most two jokers, so more allowed jokers
+    ``k <= r`` (the contract's runs) and ``t <= 2k`` only, all that is read: no node wants
+    more runs than the contract, and a run takes at most two jokers, so more allowed jokers
     change nothing (``R[d, k, t] = R[d, k, 2k]``)."""
-    for k in range(5):
+    # one body per contract's runs: constant loop bounds, which the compiler unrolls
+    if r <= 1:
+        _run_table_upto(scratch, 1)
+    elif r == 2:
+        _run_table_upto(scratch, 2)
+    elif r == 3:
+        _run_table_upto(scratch, 3)
+    else:
+        _run_table_upto(scratch, 4)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _run_table_upto(scratch, kmax):
+    """:func:`_run_table` for ``k <= kmax``."""
+    for k in range(kmax + 1):
         for t in range(2 * k + 1):
             scratch[_r_at(4, k, t)] = 0 if k == 0 else NO_WAY
     for d in range(3, -1, -1):
         s = scratch[W_PERM + d]
-        for k in range(5):
+        for k in range(kmax + 1):
             for t in range(2 * k + 1):
                 v = scratch[_r_at(d + 1, k, t)]
                 if k > 0:
@@ -800,7 +815,7 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
                     if _suit_rank(opts, nopt, sb) < _suit_rank(opts, nopt, sa):
                         perm[a_] = sb
                         perm[b_] = sa
-            _run_table(scratch)
+            _run_table(scratch, r)
             rel_prev = rel
             pruned = False
         if limit > root and not pruned and not complete:
@@ -853,11 +868,11 @@ def _root(g, r, w, jokers, aj, scratch):
     else:
         for s in range(4):
             scratch[W_PERM + s] = s
-        _run_table(scratch)
+        _run_table(scratch, r)
     if g > 0:
-        _groups(g, RANKS13, W_H, W_A, scratch[W_G0:W_G0 + GMAX], scratch)
-        for m in range(g):
-            scratch[W_G1 + m] = scratch[W_DP + (g - 1) * (g + 1) + m]
+        # the group DP's answers for g and g - 1 groups, in closed form
+        group_costs(g, RANKS13, W_H, W_A, scratch[W_G0:W_G0 + GMAX], scratch)
+        group_costs(g - 1, RANKS13, W_H, W_A, scratch[W_G1:W_G1 + GMAX], scratch)
     else:
         scratch[W_G0] = 0
     return _bound(0, 0, 0, r if w == 1 else 0, g, jokers, aj, scratch, W_G0)

@@ -63,7 +63,7 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
         scratch[W_MEMO + i] = -1  # a new hand: root_moved's counts per rank are unknown
     if g == 0 and r > 0:
         for s in range(4):
-            _runs_without(scratch, s)
+            _runs_without(scratch, s, r)
         if v6 and r == 3:
             scratch[W_ROOT] = _root(g, r, 3, jokers, avail[JOKER], scratch)
         else:
@@ -73,12 +73,27 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _runs_without(scratch, s):
+def _runs_without(scratch, s, r):
     """``R3[s, k, t]``: least naturals for ``k`` runs of the three suits other than ``s``
     with at most ``t`` jokers (the hand's ``NS``): a knapsack over those suits, filled for
-    ``t <= 2k`` (a run takes at most two jokers; readers clamp ``t``)."""
+    ``k <= r`` (the contract's runs: all that is read) and ``t <= 2k`` (a run takes at most
+    two jokers; readers clamp ``t``)."""
+    # one body per contract's runs: constant loop bounds, which the compiler unrolls
+    if r <= 1:
+        _runs_without_upto(scratch, s, 1)
+    elif r == 2:
+        _runs_without_upto(scratch, s, 2)
+    elif r == 3:
+        _runs_without_upto(scratch, s, 3)
+    else:
+        _runs_without_upto(scratch, s, 4)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _runs_without_upto(scratch, s, kmax):
+    """:func:`_runs_without` for ``k <= kmax``."""
     base = W_R3 + s * 5 * (TMAX + 1)
-    for k in range(5):
+    for k in range(kmax + 1):
         for t in range(TMAX + 1):
             scratch[base + k * (TMAX + 1) + t] = 0 if k == 0 else NO_WAY
     done = 0
@@ -86,7 +101,7 @@ def _runs_without(scratch, s):
         if q == s:
             continue
         done += 1
-        for k in range(done, 0, -1):
+        for k in range(min(done, kmax), 0, -1):
             for t in range(2 * k + 1):
                 o = base + k * (TMAX + 1) + t
                 v = scratch[o]
@@ -308,7 +323,7 @@ def _used_from_tables(jokers, g, r, avail, scratch, x):
         pos = (1 << 1) | (1 << 14) if k == 1 else 1 << k
         f0, f1, f2 = window_minima(scratch[W_MASKS + 2 * s], scratch[W_MASKS + 2 * s + 1],
                                    jokers + aj, pos)
-        _runs_without(scratch, s)
+        _runs_without(scratch, s, r)
         for t in range(min(2 * r, TMAX) + 1):
             v = _runs_through(scratch, s, r, t, f0, f1, f2)
             if v >= NO_WAY:
