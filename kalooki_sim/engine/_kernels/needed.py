@@ -84,10 +84,13 @@ W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves
 W_LEAF = W_ROOT + 1  # [4 suits, 4] + 1: the last leaf's runs (:func:`_keep_leaf`), and "set"
 W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy (issue 27)
 LC_K = 4  # listings kept per suit (:func:`_list_suit`)
-LC_ENTRY = 6 + 88 * N_COLS  # a listing's key (5), its count, its options (11 x 8 at most)
+#: a listing's key (5), its count, 1 once pruned (:func:`_prune`), its options (11 x 8 at most)
+LC_ENTRY = 7 + 88 * N_COLS
 W_LCACHE = W_PLANS + 8 * 20  # [4 suits, LC_K, LC_ENTRY]
 W_LNEXT = W_LCACHE + 4 * LC_K * LC_ENTRY  # per suit, the entry to replace next
-SCRATCH = W_LNEXT + 4
+W_LSLOT = W_LNEXT + 4  # per suit, the kept listing its options came from (-1: none)
+W_SKEY = W_LSLOT + 4  # per suit, its search order key (:func:`_suit_rank`)
+SCRATCH = W_SKEY + 4
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
@@ -337,6 +340,7 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     """
     held = scratch[W_MASKS + 2 * s]
     add = scratch[W_MASKS + 2 * s + 1]
+    scratch[W_LSLOT + s] = -1
     if mode == COMPLETE:
         return _list_complete(held, add, maxj, rel_h, rel_a, opts_s)
     mj = min(maxj, 2)
@@ -350,7 +354,8 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
             n = scratch[o + 5]
             for q in range(n):
                 for c in range(N_COLS):
-                    opts_s[q, c] = scratch[o + 6 + q * N_COLS + c]
+                    opts_s[q, c] = scratch[o + 7 + q * N_COLS + c]
+            scratch[W_LSLOT + s] = o
             return n
     n = _list_windows(held, add, mj, rel_h, rel_a, opts_s, scratch)
     o = base + scratch[W_LNEXT + s] * LC_ENTRY
@@ -361,9 +366,11 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     scratch[o + 3] = rel_h
     scratch[o + 4] = rel_a
     scratch[o + 5] = n
+    scratch[o + 6] = 0
+    scratch[W_LSLOT + s] = o
     for q in range(n):
         for c in range(N_COLS):
-            scratch[o + 6 + q * N_COLS + c] = opts_s[q, c]
+            scratch[o + 7 + q * N_COLS + c] = opts_s[q, c]
     return n
 
 
@@ -538,6 +545,24 @@ def _prune(opts_s, n):
                 opts_s[kept, c] = opts_s[q, c]
         kept += 1
     return kept
+
+
+@njit(cache=True, _nrt=False)
+def _prune_kept(opts, nopt, s, scratch):
+    """:func:`_prune` suit ``s``'s options, and its kept listing with them, once: a later
+    search of that listing starts pruned (the same counts: a dominated option never makes a
+    cheaper leaf)."""
+    o = scratch[W_LSLOT + s]
+    if o >= 0 and scratch[o + 6] == 1:
+        return  # listed from a kept listing already pruned
+    n = _prune(opts[s], nopt[s])
+    nopt[s] = n
+    if o >= 0:
+        scratch[o + 5] = n
+        scratch[o + 6] = 1
+        for q in range(n):
+            for c in range(N_COLS):
+                scratch[o + 7 + q * N_COLS + c] = opts[s, q, c]
 
 
 @njit(cache=True, _nrt=False)
@@ -808,11 +833,12 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
             # suits touching relevant ranks first, fewest options first
             for s in range(4):
                 perm[s] = s
+                scratch[W_SKEY + s] = _suit_rank(opts, nopt, s)
             for a_ in range(4):
                 for b_ in range(a_ + 1, 4):
                     sa = perm[a_]
                     sb = perm[b_]
-                    if _suit_rank(opts, nopt, sb) < _suit_rank(opts, nopt, sa):
+                    if scratch[W_SKEY + sb] < scratch[W_SKEY + sa]:
                         perm[a_] = sb
                         perm[b_] = sa
             _run_table(scratch, r)
@@ -820,7 +846,7 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
             pruned = False
         if limit > root and not pruned and not complete:
             for s in range(4):
-                nopt[s] = _prune(opts[s], nopt[s])
+                _prune_kept(opts, nopt, s, scratch)
             pruned = True
         if last:
             return _search(opts, g, r, w, jokers, aj, rel, NO_WAY - 1, limit, scratch)
