@@ -30,7 +30,10 @@ from .needed import (
     W_NS,
     W_PLANS,
     W_R3,
+    W_R3OK,
+    W_RMEMO,
     W_ROOT,
+    W_RSTAMP,
     W_SAVE,
     WINDOWS,
     W_a,
@@ -61,9 +64,12 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
         scratch[W_SAVE + 40 + i] = scratch[W_MASKS + i]  # set by _hand_tables when r > 0
     for i in range(28):
         scratch[W_MEMO + i] = -1  # a new hand: root_moved's counts per rank are unknown
+    # a new hand: what was kept under an older stamp is unknown (_runs_only_moved)
+    scratch[W_RSTAMP] += 1
     if g == 0 and r > 0:
-        for s in range(4):
-            _runs_without(scratch, s, r)
+        # suit 0's table gives the root; the others' are built when a card first asks
+        _runs_without(scratch, 0, r)
+        scratch[W_R3OK] = scratch[W_RSTAMP]
         if v6 and r == 3:
             scratch[W_ROOT] = _root(g, r, 3, jokers, avail[JOKER], scratch)
         else:
@@ -73,24 +79,24 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _runs_without(scratch, s, r):
+def _runs_without(scratch, s, r, ns=W_NS):
     """``R3[s, k, t]``: least naturals for ``k`` runs of the three suits other than ``s``
-    with at most ``t`` jokers (the hand's ``NS``): a knapsack over those suits, filled for
+    with at most ``t`` jokers (``NS`` at ``ns``): a knapsack over those suits, filled for
     ``k <= r`` (the contract's runs: all that is read) and ``t <= 2k`` (a run takes at most
     two jokers; readers clamp ``t``)."""
     # one body per contract's runs: constant loop bounds, which the compiler unrolls
     if r <= 1:
-        _runs_without_upto(scratch, s, 1)
+        _runs_without_upto(scratch, s, 1, ns)
     elif r == 2:
-        _runs_without_upto(scratch, s, 2)
+        _runs_without_upto(scratch, s, 2, ns)
     elif r == 3:
-        _runs_without_upto(scratch, s, 3)
+        _runs_without_upto(scratch, s, 3, ns)
     else:
-        _runs_without_upto(scratch, s, 4)
+        _runs_without_upto(scratch, s, 4, ns)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _runs_without_upto(scratch, s, kmax):
+def _runs_without_upto(scratch, s, kmax, ns):
     """:func:`_runs_without` for ``k <= kmax``."""
     base = W_R3 + s * 5 * (TMAX + 1)
     for k in range(kmax + 1):
@@ -106,7 +112,7 @@ def _runs_without_upto(scratch, s, kmax):
                 o = base + k * (TMAX + 1) + t
                 v = scratch[o]
                 for u in range(min(t, 2) + 1):
-                    a = scratch[W_NS + q * 3 + u]
+                    a = scratch[ns + q * 3 + u]
                     b = scratch[base + (k - 1) * (TMAX + 1) + min(t - u, 2 * k - 2)]
                     if a < NO_WAY and b < NO_WAY and a + b < v:
                         v = a + b
@@ -190,9 +196,12 @@ def _moved_masks(scratch, s, k, d):
 @njit(cache=True, _nrt=False)
 def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
     """:func:`_moved` of an all-run contract (not V6's complete suit), from the hand's saved
-    tables alone (nothing in ``scratch`` is written): a joker moves only the bound's sharing
-    of jokers; a natural moves its suit's cheapest runs only when its count goes 0 <-> 1 (a
-    copy more or less of a held card leaves the suit's position masks, so the count, alone)."""
+    tables alone: a joker moves only the bound's sharing of jokers; a natural moves its suit's
+    cheapest runs only when its count goes 0 <-> 1 (a copy more or less of a held card leaves
+    the suit's position masks, so the count, alone). The count depends only on the suit and
+    its cheapest runs, so it is kept per both until the next :func:`prepare_plus` (a suit's
+    thirteen cards move them a few ways), and the suit's table of the other three suits is
+    built when first asked."""
     aj = avail[JOKER]
     if x == JOKER:
         # the runs' joker allowance (held + addable) is unchanged: so is every NS
@@ -207,7 +216,17 @@ def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
     o = W_SAVE + 28 + 3 * s
     if f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2]:
         return scratch[W_ROOT]  # the suit's cheapest runs stand: so does the count
-    return _runs_moved(scratch, s, r, jokers, aj, f0, f1, f2)
+    stamp = scratch[W_RSTAMP]
+    m = W_RMEMO + 2 * (s * 216 + (min(f0, 5) * 6 + min(f1, 5)) * 6 + min(f2, 5))
+    if scratch[m] == stamp:
+        return scratch[m + 1]
+    if scratch[W_R3OK + s] != stamp:
+        _runs_without(scratch, s, r, W_SAVE + 28)  # the hand's NS, as kept
+        scratch[W_R3OK + s] = stamp
+    v = _runs_moved(scratch, s, r, jokers, aj, f0, f1, f2)
+    scratch[m] = stamp
+    scratch[m + 1] = v
+    return v
 
 
 @njit(cache=True, _nrt=False)
@@ -324,6 +343,7 @@ def _used_from_tables(jokers, g, r, avail, scratch, x):
         f0, f1, f2 = window_minima(scratch[W_MASKS + 2 * s], scratch[W_MASKS + 2 * s + 1],
                                    jokers + aj, pos)
         _runs_without(scratch, s, r)
+        scratch[W_R3OK + s] = 0  # no longer the kept hand's table
         for t in range(min(2 * r, TMAX) + 1):
             v = _runs_through(scratch, s, r, t, f0, f1, f2)
             if v >= NO_WAY:
