@@ -15,9 +15,20 @@ from numba import njit
 from .groups import group_costs
 from .needed import (
     ALL_POSITIONS,
+    NO_WAY,
+    _cheapest_runs_masks,
+    _deepen,
+    _hand_tables,
+    _root,
+    group_at_bound,
+    needed_kernel,
+    needed_upto,
+    rank_totals,
+    window_minima,
+)
+from .workspace import (
     GMAX,
     JOKER,
-    NO_WAY,
     RANKS13,
     TMAX,
     W_A,
@@ -38,15 +49,6 @@ from .needed import (
     WINDOWS,
     W_a,
     W_h,
-    _cheapest_runs_masks,
-    _deepen,
-    _hand_tables,
-    _root,
-    group_at_bound,
-    needed_kernel,
-    needed_upto,
-    rank_totals,
-    window_minima,
 )
 
 

@@ -1,0 +1,276 @@
+"""The run options of one suit for the search of :mod:`.needed` (issue 8, 27): its 4-card
+windows (R4) or V6's complete suits, reduced to those the groups can tell apart, cheapest
+first, and kept per suit by what they depend on.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .windows import NO_WAY, WINDOW_JOK, WINDOW_MASKS
+from .workspace import (
+    COMPLETE,
+    LC_ENTRY,
+    LC_K,
+    N_COLS,
+    N_FPA,
+    N_FPH,
+    N_JOK,
+    N_KA,
+    N_KEY,
+    N_KH,
+    N_NADD,
+    N_W,
+    SKEYS,
+    W_CNT,
+    W_LCACHE,
+    W_LNEXT,
+    W_LSLOT,
+    W_MASKS,
+    W_TMP,
+    _popcount,
+    _ranks_of,
+)
+
+
+@njit(cache=True, _nrt=False)
+def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
+    """The useful run options of suit ``s`` into ``opts_s``, cheapest first; return the count.
+
+    ``mode``: :data:`WINDOWS` lists 4-card windows, :data:`COMPLETE` only V6's complete suits.
+
+    An option touching no relevant rank (``rel_h`` held, ``rel_a`` addable ranks the groups may
+    miss) is kept only if no such option has fewer or as many added naturals and jokers; an
+    option touching one is dropped if an option touching none is as cheap in both. A joker
+    over a held natural is listed only when that rank is in ``rel_h``. The suit's masks are
+    the hand's, left at ``W_MASKS`` by :func:`_hand_tables`.
+
+    The listing depends on the relevant ranks only where the suit holds or could add a
+    natural, so the last ``LC_K`` listings of each suit are kept by that key and copied back
+    when it comes again (about half do, issue 27).
+    """
+    held = scratch[W_MASKS + 2 * s]
+    add = scratch[W_MASKS + 2 * s + 1]
+    scratch[W_LSLOT + s] = -1
+    if mode == COMPLETE:
+        return _list_complete(held, add, maxj, rel_h, rel_a, opts_s)
+    mj = min(maxj, 2)
+    rel_h &= _ranks_of(held)
+    rel_a &= _ranks_of(add)
+    base = W_LCACHE + s * LC_K * LC_ENTRY
+    for e in range(LC_K):
+        o = base + e * LC_ENTRY
+        if (scratch[o] == held + 1 and scratch[o + 1] == add and scratch[o + 2] == mj
+                and scratch[o + 3] == rel_h and scratch[o + 4] == rel_a):
+            n = scratch[o + 5]
+            for q in range(n):
+                for c in range(N_COLS):
+                    opts_s[q, c] = scratch[o + 7 + q * N_COLS + c]
+            scratch[W_LSLOT + s] = o
+            return n
+    n = _list_windows(held, add, mj, rel_h, rel_a, opts_s, scratch)
+    o = base + scratch[W_LNEXT + s] * LC_ENTRY
+    scratch[W_LNEXT + s] = (scratch[W_LNEXT + s] + 1) % LC_K
+    scratch[o] = held + 1  # 0: an empty entry
+    scratch[o + 1] = add
+    scratch[o + 2] = mj
+    scratch[o + 3] = rel_h
+    scratch[o + 4] = rel_a
+    scratch[o + 5] = n
+    scratch[o + 6] = 0
+    scratch[W_LSLOT + s] = o
+    for q in range(n):
+        for c in range(N_COLS):
+            scratch[o + 7 + q * N_COLS + c] = opts_s[q, c]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
+    """:func:`_list_suit`'s 4-card windows of one suit (held / addable position masks)."""
+    # the cheapest option touching no relevant rank, per joker count (NO_WAY: none)
+    z0 = NO_WAY
+    z1 = NO_WAY
+    z2 = NO_WAY
+    zi0 = -1
+    zi1 = -1
+    zi2 = -1
+    n = 0
+    for lo in range(1, 12):
+        w = 15 << lo
+        for i in range(8):
+            t = WINDOW_JOK[i]
+            if t > maxj:
+                continue
+            jm = WINDOW_MASKS[i] << lo
+            jh = jm & held
+            if jh and _ranks_of(jh) & ~rel_h:
+                continue
+            nat = w & ~jm
+            miss = nat & ~held
+            if miss & ~add:
+                continue
+            na = _popcount(miss)
+            fph = _ranks_of(nat & held)
+            fpa = _ranks_of(miss)
+            kh = fph & rel_h
+            ka = fpa & rel_a
+            if kh | ka == 0:
+                if t == 0:
+                    if na >= z0:
+                        continue
+                    z0 = na
+                    if zi0 >= 0:
+                        o = W_TMP + zi0 * N_COLS
+                        scratch[o + N_NADD] = na
+                        scratch[o + N_FPH] = fph
+                        scratch[o + N_FPA] = fpa
+                        scratch[o + N_KEY] = na * 3
+                        continue
+                    zi0 = n
+                elif t == 1:
+                    if na >= z1:
+                        continue
+                    z1 = na
+                    if zi1 >= 0:
+                        o = W_TMP + zi1 * N_COLS
+                        scratch[o + N_NADD] = na
+                        scratch[o + N_FPH] = fph
+                        scratch[o + N_FPA] = fpa
+                        scratch[o + N_KEY] = (na + 1) * 3 + 1
+                        continue
+                    zi1 = n
+                else:
+                    if na >= z2:
+                        continue
+                    z2 = na
+                    if zi2 >= 0:
+                        o = W_TMP + zi2 * N_COLS
+                        scratch[o + N_NADD] = na
+                        scratch[o + N_FPH] = fph
+                        scratch[o + N_FPA] = fpa
+                        scratch[o + N_KEY] = (na + 2) * 3 + 2
+                        continue
+                    zi2 = n
+            o = W_TMP + n * N_COLS
+            scratch[o + N_NADD] = na
+            scratch[o + N_JOK] = t
+            scratch[o + N_W] = 1
+            scratch[o + N_FPH] = fph
+            scratch[o + N_FPA] = fpa
+            scratch[o + N_KH] = kh
+            scratch[o + N_KA] = ka
+            scratch[o + N_KEY] = (na + t) * 3 + t
+            n += 1
+    # drop what a free option beats (the free ones beat themselves only when worse)
+    lt1 = z0  # best free option with fewer jokers than 1, 2
+    lt2 = min(z0, z1)
+    cnt = W_CNT
+    for i in range(SKEYS + 1):
+        scratch[cnt + i] = 0
+    for i in range(n):
+        o = W_TMP + i * N_COLS
+        na = scratch[o + N_NADD]
+        t = scratch[o + N_JOK]
+        zlt = NO_WAY if t == 0 else (lt1 if t == 1 else lt2)
+        if (scratch[o + N_KH] | scratch[o + N_KA]) != 0:
+            zlt = min(zlt, z0 if t == 0 else (z1 if t == 1 else z2))
+        if zlt <= na:
+            scratch[o + N_KEY] = -1
+            continue
+        scratch[cnt + scratch[o + N_KEY] + 1] += 1
+    for i in range(1, SKEYS + 1):
+        scratch[cnt + i] += scratch[cnt + i - 1]
+    kept = 0
+    for i in range(n):
+        o = W_TMP + i * N_COLS
+        key = scratch[o + N_KEY]
+        if key < 0:
+            continue
+        q = scratch[cnt + key]
+        scratch[cnt + key] += 1
+        for c in range(N_COLS):
+            opts_s[q, c] = scratch[o + c]
+        kept += 1
+    return kept
+
+
+@njit(cache=True, _nrt=False)
+def _list_complete(held, add, maxj, rel_h, rel_a, opts_s):
+    """V6's complete suits of one suit (held / addable position masks) into ``opts_s``: every
+    joker mask with no two jokers adjacent, in either place of the ace; return the count."""
+    kept = 0
+    for lo in range(1, 3):
+        w = 0x1FFF << lo
+        for m in range(1 << 13):
+            if m & (m >> 1):
+                continue
+            jm = m << lo
+            t = _popcount(m)
+            if t > maxj:
+                continue
+            jh = jm & held
+            if jh and _ranks_of(jh) & ~rel_h:
+                continue
+            nat = w & ~jm
+            miss = nat & ~held
+            if miss & ~add:
+                continue
+            na = _popcount(miss)
+            fph = _ranks_of(nat & held)
+            fpa = _ranks_of(miss)
+            opts_s[kept, N_NADD] = na
+            opts_s[kept, N_JOK] = t
+            opts_s[kept, N_W] = 3
+            opts_s[kept, N_FPH] = fph
+            opts_s[kept, N_FPA] = fpa
+            opts_s[kept, N_KH] = fph & rel_h
+            opts_s[kept, N_KA] = fpa & rel_a
+            opts_s[kept, N_KEY] = (na + t) * 14 + t
+            kept += 1
+    return kept
+
+
+@njit(cache=True, _nrt=False)
+def _prune(opts_s, n):
+    """Drop, in place, the options another one dominates: fewer or as many added naturals and
+    jokers, and a subset of the relevant ranks touched (options sorted cheapest first, so a
+    dominating one comes first unless both are alike). Return the new count."""
+    kept = 0
+    for q in range(n):
+        na = opts_s[q, N_NADD]
+        t = opts_s[q, N_JOK]
+        kh = opts_s[q, N_KH]
+        ka = opts_s[q, N_KA]
+        w = opts_s[q, N_W]
+        dominated = False
+        for j in range(kept):
+            if (opts_s[j, N_NADD] <= na and opts_s[j, N_JOK] <= t and opts_s[j, N_W] >= w
+                    and (opts_s[j, N_KH] & ~kh) == 0 and (opts_s[j, N_KA] & ~ka) == 0):
+                dominated = True
+                break
+        if dominated:
+            continue
+        if kept != q:
+            for c in range(N_COLS):
+                opts_s[kept, c] = opts_s[q, c]
+        kept += 1
+    return kept
+
+
+@njit(cache=True, _nrt=False)
+def _prune_kept(opts, nopt, s, scratch):
+    """:func:`_prune` suit ``s``'s options, and its kept listing with them, once: a later
+    search of that listing starts pruned (the same counts: a dominated option never makes a
+    cheaper leaf)."""
+    o = scratch[W_LSLOT + s]
+    if o >= 0 and scratch[o + 6] == 1:
+        return  # listed from a kept listing already pruned
+    n = _prune(opts[s], nopt[s])
+    nopt[s] = n
+    if o >= 0:
+        scratch[o + 5] = n
+        scratch[o + 6] = 1
+        for q in range(n):
+            for c in range(N_COLS):
+                scratch[o + 7 + q * N_COLS + c] = opts[s, q, c]
