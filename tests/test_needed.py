@@ -556,11 +556,14 @@ def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():
     """``groups.groups_alone`` (the all-group contracts' count, issue 27) against the group DP
     and bound it replaces, on random per-rank naturals held and copies left, jokers held and
     left, 1-4 groups (the closed form's twin)."""
+    import needed_original
+
     from kalooki_sim.engine._kernels import groups as gk
     from kalooki_sim.engine._kernels import needed as nk
 
     rng = np.random.default_rng(35)
     s = np.zeros(nk.SCRATCH, np.int64)
+    s2 = np.zeros(needed_original.SCRATCH, np.int64)  # the DP's own workspace
     seen = Counter()
     for _ in range(20000):
         g = int(rng.integers(1, 5))
@@ -569,7 +572,10 @@ def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():
         s[nk.W_H + 1:nk.W_H + 14] = rng.integers(0, 5, 13) * (rng.random(13) < 0.6)
         s[nk.W_A + 1:nk.W_A + 14] = rng.integers(0, 4, 13)
         got = gk.groups_alone(g, jokers, aj, nk.W_H, nk.W_A, s)
-        nk._groups(g, nk.RANKS13, nk.W_H, nk.W_A, s[nk.W_G0:nk.W_G0 + nk.GMAX], s)
+        no = needed_original
+        s2[no.W_H:no.W_H + 14] = s[nk.W_H:nk.W_H + 14]
+        s2[no.W_A:no.W_A + 14] = s[nk.W_A:nk.W_A + 14]
+        no._groups(g, nk.RANKS13, no.W_H, no.W_A, s[nk.W_G0:nk.W_G0 + nk.GMAX], s2)
         want = nk._bound(0, 0, 0, 0, g, jokers, aj, s, nk.W_G0)
         assert got == want, (g, jokers, aj, s[nk.W_H:nk.W_H + 14], s[nk.W_A:nk.W_A + 14])
         seen[min(want, 4)] += 1
@@ -578,13 +584,17 @@ def test_R3_R5_all_group_count_in_closed_form_matches_the_group_dp():
 
 def test_R3_R5_group_costs_per_joker_count_in_closed_form_match_the_group_dp():
     """``groups.group_costs`` (the search's group costs at every node, issue 27) against the
-    group DP ``needed._groups`` it replaces there, entry by entry (0..g jokers), on random
-    per-rank naturals held and copies left, random masks of the ranks allowed, 1-4 groups."""
+    group DP it replaces there (``_groups`` of the frozen original kernel), entry by entry
+    (0..g jokers), on random per-rank naturals held and copies left, random masks of the ranks
+    allowed, 1-4 groups."""
+    import needed_original
+
     from kalooki_sim.engine._kernels import groups as gk
     from kalooki_sim.engine._kernels import needed as nk
 
     rng = np.random.default_rng(38)
     s = np.zeros(nk.SCRATCH, np.int64)
+    s2 = np.zeros(needed_original.SCRATCH, np.int64)  # the DP's own workspace
     got = np.zeros(nk.GMAX, np.int64)
     want = np.zeros(nk.GMAX, np.int64)
     seen = Counter()
@@ -594,7 +604,10 @@ def test_R3_R5_group_costs_per_joker_count_in_closed_form_match_the_group_dp():
         s[nk.W_h + 1:nk.W_h + 14] = rng.integers(0, 5, 13) * (rng.random(13) < 0.6)
         s[nk.W_a + 1:nk.W_a + 14] = rng.integers(0, 4, 13)
         gk.group_costs(g, rel, nk.W_h, nk.W_a, got, s)
-        nk._groups(g, rel, nk.W_h, nk.W_a, want, s)
+        no = needed_original
+        s2[no.W_h:no.W_h + 14] = s[nk.W_h:nk.W_h + 14]
+        s2[no.W_a:no.W_a + 14] = s[nk.W_a:nk.W_a + 14]
+        no._groups(g, rel, no.W_h, no.W_a, want, s2)
         assert (got[:g + 1] == want[:g + 1]).all(), (g, rel, got[:g + 1], want[:g + 1])
         seen[int((want[:g + 1] < nk.NO_WAY).sum())] += 1
     assert all(seen[k] > 100 for k in range(1, 6)) and seen[0] > 100, seen

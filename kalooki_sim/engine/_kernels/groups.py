@@ -5,8 +5,8 @@ Per rank the naturals held ``h`` and the copies still addable ``a`` (at scratch 
 joker adds ``2 - h`` and the joker. So a rank holding 3 costs nothing either way (free), a
 rank holding fewer saves exactly one natural with a joker, and a rank without copies enough
 for a natural group must take the joker. Taking the cheapest ranks of each kind is then
-optimal: what the group DP (:func:`.needed._groups`) finds, far cheaper (issue 27: the
-search asks it at every node).
+optimal: what the group DP finds (its twin, ``_groups`` of ``tests/needed_original.py``), far
+cheaper (issue 27: the search asks it at every node).
 """
 
 from __future__ import annotations

@@ -17,11 +17,11 @@ Method
 * A run option costs its natural slots the hand lacks (``N_NADD``, each needs a copy left in
   the pack) and its jokers (``N_JOK``); it takes held naturals (rank mask ``N_FPH``) and
   addable copies (``N_FPA``) away from the groups.
-* Given the runs, the groups are a small DP over ranks (:func:`_groups`): per rank the
-  naturals the runs left (``h``) and the copies still addable (``a``); a group of 3 naturals
-  adds ``max(0, 3 - h)``, a group of 2 naturals and a joker adds ``max(0, 2 - h)`` plus the
-  joker when the hand's jokers are used up. Exactly ``g`` ranks are chosen (R5). The search
-  asks the same in closed form at every node (:func:`.groups.group_costs`).
+* Given the runs, the groups are a small DP over ranks: per rank the naturals the runs left
+  (``h``) and the copies still addable (``a``); a group of 3 naturals adds ``max(0, 3 - h)``,
+  a group of 2 naturals and a joker adds ``max(0, 2 - h)`` plus the joker when the hand's
+  jokers are used up. Exactly ``g`` ranks are chosen (R5). The search asks its answer in
+  closed form (:func:`.groups.group_costs`); the DP is its twin in the tests.
 * With no groups (or no runs) the lower bound below is exact: the suits (or ranks) are
   independent but for the jokers they share.
 * Otherwise iterative deepening on the answer ``L`` from the root bound. For a given ``L``
@@ -68,7 +68,6 @@ from .workspace import (
     SCRATCH,
     TMAX,
     W_A,
-    W_DP,
     W_G0,
     W_G1,
     W_GI,
@@ -196,38 +195,6 @@ def _run_table_upto(scratch, kmax):
                         if a < NO_WAY and b < NO_WAY and a + b < v:
                             v = a + b
                 scratch[_r_at(d, k, t)] = v
-
-
-@njit(cache=True, _nrt=False)
-def _groups(g, rel, ho, ao, out, scratch):
-    """``out[m]`` (m = 0..g): least naturals to add for ``g`` groups of distinct ranks in the
-    rank mask ``rel`` using ``m`` jokers, from ``h`` at ``ho`` and ``a`` at ``ao`` (R3, R5);
-    the DP table is left at ``W_DP`` (side ``g + 1``)."""
-    side = g + 1
-    for i in range(side * side):
-        scratch[W_DP + i] = NO_WAY
-    scratch[W_DP] = 0
-    seen = 0
-    for k in range(1, 14):
-        if not (rel >> k) & 1:
-            continue
-        c0, c1 = group_options(scratch[ho + k], scratch[ao + k])
-        if c1 >= NO_WAY:
-            continue
-        seen += 1
-        top = min(seen, g)
-        for c in range(top - 1, -1, -1):
-            for m in range(c, -1, -1):
-                cur = scratch[W_DP + c * side + m]
-                if cur >= NO_WAY:
-                    continue
-                d0 = W_DP + (c + 1) * side + m
-                if cur + c0 < scratch[d0]:
-                    scratch[d0] = cur + c0
-                if cur + c1 < scratch[d0 + 1]:
-                    scratch[d0 + 1] = cur + c1
-    for m in range(g + 1):
-        out[m] = scratch[W_DP + g * side + m]
 
 
 @njit(cache=True, _nrt=False)

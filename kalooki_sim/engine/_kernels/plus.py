@@ -69,13 +69,13 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     # a new hand: what was kept under an older stamp is unknown (_runs_only_moved)
     scratch[W_RSTAMP] += 1
     if g == 0 and r > 0:
-        # suit 0's table gives the root; the others' are built when a card first asks
-        _runs_without(scratch, 0, r)
-        scratch[W_R3OK] = scratch[W_RSTAMP]
         if v6 and r == 3:
             scratch[W_ROOT] = _root(g, r, 3, jokers, avail[JOKER], scratch)
         else:
-            # the root from suit 0's runs and the other three suits' table: no run table
+            # the root from suit 0's runs and the other three suits' table (no run table);
+            # the other suits' tables are built when a card first asks (_runs_only_moved)
+            _runs_without(scratch, 0, r)
+            scratch[W_R3OK] = scratch[W_RSTAMP]
             scratch[W_ROOT] = _runs_moved(scratch, 0, r, jokers, avail[JOKER], scratch[W_NS],
                                           scratch[W_NS + 1], scratch[W_NS + 2])
 

@@ -26,8 +26,7 @@ W_C0, W_C1 = 56, 70  # per rank group costs
 W_NOPT, W_PERM = 84, 88
 W_NS = 92  # [4 suits, 3]: least naturals to add for a run of the suit with <= t jokers
 W_R = W_NS + 12  # [5, 5, TMAX + 1]: least naturals for k runs from open suits d..3, <= t jokers
-W_DP = W_R + 5 * 5 * (TMAX + 1)  # group DP (g + 1) x (g + 1)
-W_G0 = W_DP + GMAX * GMAX  # root group costs by jokers, all ranks
+W_G0 = W_R + 5 * 5 * (TMAX + 1)  # root group costs by jokers, all ranks
 W_G1 = W_G0 + GMAX  # the same for g - 1 groups
 W_GL = W_G1 + GMAX  # [5 levels, GMAX]: group costs after the runs of the first levels
 W_IDX = W_GL + 5 * GMAX  # search stack: option index per level
