@@ -436,6 +436,59 @@ def test_root_moved_is_the_count_of_a_hand_one_card_on_or_off_in_one_kind_contra
     assert exact_seen > 5000 and bound_seen > 5000
 
 
+def test_root_moved_keeps_a_suits_tables_along_a_walk_of_hands_one_card_apart():
+    """``prepare_plus`` keeps a suit's table of the other three suits and its moved counts
+    while those suits' cheapest runs and the jokers stand (a hand one card on or off: the
+    outs discard's next candidate, the next turn). Along random walks of all-run hands in one
+    scratch, with other contracts (V6's complete suit, groups) prepared in between, every
+    ``root_moved`` equals the fresh count; and the kept tables are in fact used."""
+    from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as np_
+    from kalooki_sim.engine._kernels.workspace import W_SSTAMP
+
+    rng = np.random.default_rng(34)
+    counts, jokers, gs, rs, v6, avail = random_inputs(rng, 60)
+    o, s = nk.new_workspace()
+    checked = kept = 0
+    for i in range(len(jokers)):
+        c, a, j = counts[i].copy(), avail[i].copy(), int(jokers[i])
+        r = int(rng.integers(1, 5))
+        for step in range(12):
+            if rng.random() < 0.15:  # another contract in the same scratch
+                np_.prepare_plus(c, j, 1, 2, False, a, s)
+                np_.prepare_plus(c, j, 0, 3, True, a, s)
+            before = s[W_SSTAMP:W_SSTAMP + 4].copy()
+            np_.prepare_plus(c, j, 0, r, False, a, s)
+            kept += int((s[W_SSTAMP:W_SSTAMP + 4] == before).sum())
+            for x in rng.choice(53, 12, replace=False):
+                held = j if x == JOKER else c[x // 13, x % 13 + 1]
+                for d in (1, -1):
+                    if (d == 1 and a[x] <= 0) or (d == -1 and held <= 0):
+                        continue
+                    got = np_.root_moved(c, j, 0, r, False, a, s, int(x), d)
+                    c2, a2, j2 = c.copy(), a.copy(), j
+                    a2[x] -= d
+                    if x == JOKER:
+                        j2 += d
+                    else:
+                        c2[x // 13, x % 13 + 1] += d
+                    assert min(got, nk.NO_WAY) == nk.needed_kernel(c2, j2, 0, r, False, a2, o,
+                                                                   s), (i, step, x, d)
+                    checked += 1
+            # one card on or off (a joker now and then): the next hand of the walk
+            x = int(rng.integers(53)) if rng.random() < 0.1 else int(rng.integers(52))
+            held = j if x == JOKER else c[x // 13, x % 13 + 1]
+            d = 1 if (held == 0 or rng.random() < 0.5) and a[x] > 0 else -1
+            if d == -1 and held == 0:
+                continue
+            a[x] -= d
+            if x == JOKER:
+                j += d
+            else:
+                c[x // 13, x % 13 + 1] += d
+    assert checked > 5000 and kept > 300
+
+
 def test_needed_cut_refutes_only_cards_that_cut_nothing_in_mixed_contracts():
     """``plus.needed_cut`` (an offer's "does this card cut the count?", issue 27): a count below
     the hand's without the card must use the card, so ``used_bound`` (a group of its rank, R3,

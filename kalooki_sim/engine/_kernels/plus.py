@@ -44,7 +44,9 @@ from .workspace import (
     W_R3OK,
     W_RMEMO,
     W_ROOT,
+    W_RKEY,
     W_RSTAMP,
+    W_SSTAMP,
     W_SAVE,
     WINDOWS,
     W_a,
@@ -57,6 +59,11 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     """Keep the hand's per-rank totals and cheapest runs for :func:`root_moved` (one card
     added or taken out changes one rank and one suit of them)."""
     _hand_tables(counts, jokers, r, avail, scratch)
+    runs_only = g == 0 and r > 0 and not (v6 and r == 3)
+    if runs_only:
+        _restamp(jokers, avail[JOKER], r, scratch)
+    else:
+        scratch[W_RKEY + 2] = -1  # the kept tables are no all-run contract's
     for k in range(1, 14):
         scratch[W_SAVE + k] = scratch[W_H + k]
         scratch[W_SAVE + 14 + k] = scratch[W_A + k]
@@ -66,18 +73,40 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
         scratch[W_SAVE + 40 + i] = scratch[W_MASKS + i]  # set by _hand_tables when r > 0
     for i in range(28):
         scratch[W_MEMO + i] = -1  # a new hand: root_moved's counts per rank are unknown
-    # a new hand: what was kept under an older stamp is unknown (_runs_only_moved)
-    scratch[W_RSTAMP] += 1
     if g == 0 and r > 0:
-        if v6 and r == 3:
+        if not runs_only:
             scratch[W_ROOT] = _root(g, r, 3, jokers, avail[JOKER], scratch)
         else:
             # the root from suit 0's runs and the other three suits' table (no run table);
             # the other suits' tables are built when a card first asks (_runs_only_moved)
-            _runs_without(scratch, 0, r)
-            scratch[W_R3OK] = scratch[W_RSTAMP]
+            if scratch[W_R3OK] != scratch[W_SSTAMP]:
+                _runs_without(scratch, 0, r)
+                scratch[W_R3OK] = scratch[W_SSTAMP]
             scratch[W_ROOT] = _runs_moved(scratch, 0, r, jokers, avail[JOKER], scratch[W_NS],
                                           scratch[W_NS + 1], scratch[W_NS + 2])
+
+
+@njit(cache=True, _nrt=False)
+def _restamp(jokers, aj, r, scratch):
+    """New stamps for the suits whose R3 table and moved counts (:func:`_runs_only_moved`)
+    the new hand's cheapest runs (``NS``, not yet kept) change: a suit's are worked out from
+    the other three suits' cheapest runs and the jokers, so they stand while those do. A hand
+    one card on or off (the next candidate, the next turn) changes one suit at most, and then
+    only the other three suits' stamps move."""
+    changed = 0
+    for s in range(4):
+        for u in range(3):
+            if scratch[W_NS + 3 * s + u] != scratch[W_SAVE + 28 + 3 * s + u]:
+                changed |= 1 << s
+    same = (scratch[W_RKEY] == jokers and scratch[W_RKEY + 1] == aj
+            and scratch[W_RKEY + 2] == r)
+    for s in range(4):
+        if not same or (changed & ~(1 << s)) != 0:
+            scratch[W_RSTAMP] += 1
+            scratch[W_SSTAMP + s] = scratch[W_RSTAMP]
+    scratch[W_RKEY] = jokers
+    scratch[W_RKEY + 1] = aj
+    scratch[W_RKEY + 2] = r
 
 
 @njit(cache=True, _nrt=False)
@@ -218,7 +247,7 @@ def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
     o = W_SAVE + 28 + 3 * s
     if f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2]:
         return scratch[W_ROOT]  # the suit's cheapest runs stand: so does the count
-    stamp = scratch[W_RSTAMP]
+    stamp = scratch[W_SSTAMP + s]
     m = W_RMEMO + 2 * (s * 216 + (min(f0, 5) * 6 + min(f1, 5)) * 6 + min(f2, 5))
     if scratch[m] == stamp:
         return scratch[m + 1]

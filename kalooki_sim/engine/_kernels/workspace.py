@@ -49,9 +49,13 @@ W_LCACHE = W_PLANS + 8 * 20  # [4 suits, LC_K, LC_ENTRY]
 W_LNEXT = W_LCACHE + 4 * LC_K * LC_ENTRY  # per suit, the entry to replace next
 W_LSLOT = W_LNEXT + 4  # per suit, the kept listing its options came from (-1: none)
 W_SKEY = W_LSLOT + 4  # per suit, its search order key (:func:`_suit_rank`)
-W_RSTAMP = W_SKEY + 4  # the count of :func:`.plus.prepare_plus` calls: what marks its tables
+W_RSTAMP = W_SKEY + 4  # the last stamp given out by :func:`.plus.prepare_plus`
 W_R3OK = W_RSTAMP + 1  # per suit, the stamp its R3 table was built under (all-run contracts)
-W_RMEMO = W_R3OK + 4  # [4 suits, 6 ** 3, 2]: (stamp, count) per suit's cheapest runs moved
+# per suit, the stamp of the other suits' cheapest runs (and the jokers) its R3 table and
+# its moved counts are worked out from: kept while those stand (all-run contracts)
+W_SSTAMP = W_R3OK + 4
+W_RKEY = W_SSTAMP + 4  # the jokers held, addable and the runs of the kept tables
+W_RMEMO = W_RKEY + 3  # [4 suits, 6 ** 3, 2]: (stamp, count) per suit's cheapest runs moved
 SCRATCH = W_RMEMO + 4 * 216 * 2
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
