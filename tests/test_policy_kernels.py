@@ -221,3 +221,53 @@ def test_may_meld_false_only_when_the_solver_finds_no_further_meld():
         elif v > 0:
             laid += 1
     assert skipped > 300 and laid > 300
+
+
+def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
+    """The expert's count memo keeps its last count as a floor for the same hand (dead cards
+    only grow in a hand, and a dead card never lowers a count): after cards die the memo's
+    count is the fresh one; after the hand changes, or once a dead card comes back to a hand
+    (a take from the pile after R13's reshuffle), no floor is used."""
+    rng = np.random.default_rng(23)
+    rules = ks.Rules()
+    P = 4
+    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
+    rv = np.zeros(E.R_COLS, np.int64)
+    rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
+    pol = np.zeros((P, E.NPARAM))
+    pol[:, E.P_EXACT] = 1.0
+    sr = RD._seen_row(np.zeros((2 * P + 4, 53)))
+    floors = rises = drops = 0
+    for i in range(150):
+        rv[E.R_GROUPS], rv[E.R_RUNS] = rules.contract(1 + i % 9)
+        hand = np.zeros((2 * P + 4, 53), np.int64)
+        hand[0] = _row(random_hand(rng, 12))
+        ps = np.zeros((P, E.PS_COLS), np.int64)
+        ps[:, E.PS_NC_VAL0] = ps[:, E.PS_NC_VAL1] = ps[:, E.PS_NC_HVAL] = -1
+        before = RD._needed_memo(0, hand, ps, rv, pol, pw)
+        for step in range(4):
+            if step == 2:  # a card more in the hand: its count may drop, no floor holds
+                x = int(rng.integers(52))
+                if hand[0, x] + hand[sr, x] < rules.decks:
+                    hand[0, x] += 1
+            else:  # cards the hand could use die (melded by others), every copy left
+                held = np.flatnonzero(hand[0, :52])
+                for c in rng.choice(held, min(8, len(held)), replace=False):
+                    x = (c // 13) * 13 + (c % 13 + int(rng.choice([-2, -1, 1, 2]))) % 13
+                    y = (c + 13 * int(rng.integers(1, 4))) % 52  # the same rank
+                    for z in (x, y):
+                        hand[sr, z] = rules.decks - hand[0, z]
+            floors += int(RD._memo_floor(0, hand, ps) > 0)
+            got = RD._needed_memo(0, hand, ps, rv, pol, pw)
+            fresh = RD._needed(0, hand, rv, pol, pw)
+            assert got == fresh, (i, step)
+            rises += int(step != 2 and fresh > before)
+            drops += int(fresh < before)
+            before = fresh
+        gs = np.zeros(E.GS_COLS, np.int64)
+        gs[E.GS_RESHUFFLED], gs[E.GS_DISC_N] = 1, 1
+        x = int(np.flatnonzero(hand[sr, :52])[0]) if hand[sr, :52].any() else 0
+        hand[sr, x] = max(hand[sr, x], 1)
+        RD._from_pile(1, x, hand, ps, gs)  # a dead card back to a hand
+        assert (ps[:, E.PS_NC_HVAL] == -1).all() and RD._memo_floor(0, hand, ps) == 0
+    assert floors > 200 and rises > 10 and drops > 5

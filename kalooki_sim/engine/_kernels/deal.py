@@ -27,6 +27,7 @@ from .table import (
     PS_COLS,
     PS_MEETS,
     PS_NC_VAL0,
+    PS_NC_HVAL,
     PS_NC_VAL1,
     PS_OPEN_TURN,
     R_CARDS,
@@ -61,6 +62,7 @@ def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
         ps[p, PS_OPEN_TURN] = -1
         ps[p, PS_NC_VAL0] = -1
         ps[p, PS_NC_VAL1] = -1
+        ps[p, PS_NC_HVAL] = -1
     for i in range(2):
         rstates[i, 0] = R.stream_key(seed, game, hand_no, attempt, i)
         rstates[i, 1] = uint64(0)

@@ -117,13 +117,13 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
         nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
         if nd <= now:
             # the hand after this discard: what the next offers to this seat will ask about
-            _memo_put(seat, ps, _state_key(seat, hand), nd)
+            _memo_put(seat, hand, ps, _state_key(seat, hand), nd)
             hrow[c] += 1
             return c
         hrow[c] += 1
     c = cand[0] % 64
     hrow[c] -= 1
-    _memo_put(seat, ps, _state_key(seat, hand), now + 1)
+    _memo_put(seat, hand, ps, _state_key(seat, hand), now + 1)
     hrow[c] += 1
     return c
 
@@ -215,7 +215,7 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
     for i in range(m):
         cand[i] &= (1 << 40) - 1
     hrow[best] -= 1
-    _memo_put(seat, ps, _state_key(seat, hand), target)
+    _memo_put(seat, hand, ps, _state_key(seat, hand), target)
     hrow[best] += 1
     return best
 

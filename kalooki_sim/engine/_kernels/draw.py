@@ -207,7 +207,13 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
         ps[cs, PS_CALLS] += 1
         gs[GS_CALLED_BY] = cs
         _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
-        return _draw_to(cs, EV_PENALTY, hand, gs, stock, disc, log, rstates)
+        c = _draw_card(cs, EV_PENALTY, hand, gs, stock, disc, log, rstates)
+        if c < 0:
+            return False
+        # the caller's next offer asks the count of this hand, one card more than the one
+        # its call counted: "does it cut?" is all there is to ask (as after a draw)
+        _count_drawn(cs, hand, ps, rules, pol, pw, c)
+        return True
     return True
 
 

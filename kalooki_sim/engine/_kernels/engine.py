@@ -130,6 +130,7 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
     PS_BAN_S,
     PS_CALLS,
     PS_COLS,
+    PS_NC_HVAL,
     PS_NC_VAL0,
     PS_NC_VAL1,
     PS_OPEN_TURN,

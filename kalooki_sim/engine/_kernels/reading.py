@@ -23,6 +23,8 @@ from .table import (
     P_CALL_LIMIT,
     P_EXACT,
     PS_BAN_R,
+    PS_NC_HKEY,
+    PS_NC_HVAL,
     PS_NC_KEY0,
     PS_NC_NEXT,
     PS_NC_VAL0,
@@ -324,6 +326,9 @@ def _from_pile(seat, card, hand, ps, gs):
     hand[_known_row(hand, seat), card] += 1
     if gs[GS_RESHUFFLED] == 1:
         hand[_seen_row(hand), card] -= 1
+        # a dead card lives again, for the others: their last counts are no floor now
+        for p in range(ps.shape[0]):
+            ps[p, PS_NC_HVAL] = -1
     if card != JOKER:  # a joker (the upcard, C1) has no rank: it must not mark the aces
         ps[seat, PS_TOOK] |= 1 << (card % 13 + 1)
 
@@ -526,12 +531,40 @@ def _state_key(seat, hand):
 
 
 @njit(cache=True, _nrt=False)
-def _memo_put(seat, ps, key, val):
-    """Remember ``val`` for ``key`` in the seat's memo, replacing the older entry."""
+def _memo_put(seat, hand, ps, key, val):
+    """Remember ``val`` for ``key`` (of ``seat``'s hand as it is) in the seat's memo,
+    replacing the older entry; and as the last count of this hand, whatever cards die next
+    (:func:`_memo_floor`)."""
     i = ps[seat, PS_NC_NEXT]
     ps[seat, PS_NC_KEY0 + 2 * i] = key
     ps[seat, PS_NC_VAL0 + 2 * i] = val
     ps[seat, PS_NC_NEXT] = 1 - i
+    ps[seat, PS_NC_HKEY] = _hand_key(seat, hand)
+    ps[seat, PS_NC_HVAL] = val
+
+
+@njit(cache=True, _nrt=False)
+def _hand_key(seat, hand):
+    """A 62-bit hash of ``seat``'s hand alone (:func:`_state_key` without the dead cards)."""
+    k = uint64(seat)
+    w = uint64(0)
+    for c in range(N_CODES):
+        w = (w << uint64(8)) | uint64(hand[seat, c] & 255)
+        if c % 8 == 7 or c == N_CODES - 1:
+            k = R._splitmix(k ^ w)
+            w = uint64(0)
+    return np.int64(k >> uint64(2))
+
+
+@njit(cache=True, _nrt=False)
+def _memo_floor(seat, hand, ps):
+    """What ``seat``'s exact count is at least, from the last count remembered: that count if
+    it was of this same hand (cards only die in a hand, and a dead card never lowers a
+    count), else 0."""
+    v = ps[seat, PS_NC_HVAL]
+    if v >= 0 and ps[seat, PS_NC_HKEY] == _hand_key(seat, hand):
+        return v
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -553,9 +586,9 @@ def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
     v = _memo_get(seat, ps, key)
     if v >= 0:
         return v
-    v = _needed_upto(seat, hand, rules, pol, pw, cap, 0)
+    v = _needed_upto(seat, hand, rules, pol, pw, cap, _memo_floor(seat, hand, ps))
     if v <= cap:
-        _memo_put(seat, ps, key, v)
+        _memo_put(seat, hand, ps, key, v)
     return v
 
 
@@ -584,7 +617,7 @@ def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
             return v
         v = _cut_upto(seat, hand, rules, pw, card, cap, before)
         if v <= cap:
-            _memo_put(seat, ps, key, v)
+            _memo_put(seat, hand, ps, key, v)
             return v
         return cap + 1  # not cut: which number above cap changes no decision
     return _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap)
@@ -607,7 +640,7 @@ def _count_drawn(seat, hand, ps, rules, pol, pw, card):
     if _memo_get(seat, ps, key) >= 0:
         return
     v = _cut_upto(seat, hand, rules, pw, card, before - 1, before)
-    _memo_put(seat, ps, key, v if v <= before - 1 else before)
+    _memo_put(seat, hand, ps, key, v if v <= before - 1 else before)
 
 
 @njit(cache=True, _nrt=False)
@@ -617,11 +650,11 @@ def _needed_memo(seat, hand, ps, rules, pol, pw):
     if pol[seat, P_EXACT] <= 0:
         return _needed(seat, hand, rules, pol, pw)
     key = _state_key(seat, hand)
-    for i in range(2):
-        if ps[seat, PS_NC_VAL0 + 2 * i] >= 0 and ps[seat, PS_NC_KEY0 + 2 * i] == key:
-            return ps[seat, PS_NC_VAL0 + 2 * i]
-    v = _needed(seat, hand, rules, pol, pw)
-    _memo_put(seat, ps, key, v)
+    v = _memo_get(seat, ps, key)
+    if v >= 0:
+        return v
+    v = _needed_upto(seat, hand, rules, pol, pw, NK.NO_WAY, _memo_floor(seat, hand, ps))
+    _memo_put(seat, hand, ps, key, v)
     return v
 
 

@@ -84,6 +84,7 @@ def knowledge(seat, t, kb, counts, pool, opp):
         opp[p] = 0
         ps[p, E.PS_NC_VAL0] = -1
         ps[p, E.PS_NC_VAL1] = -1
+        ps[p, E.PS_NC_HVAL] = -1
         ps[p, PS_MEETS] = 0
         if p == seat:
             continue

@@ -49,10 +49,12 @@ MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (
 # per-seat state
 # PS_TOOK: bit mask of the ranks of the naturals the seat took or called this hand (public).
 # PS_NC_*: a two-entry memo of the seat's exact needed count (:func:`_needed_memo`), keyed by
-# a hash of its hand and the dead cards; a value of -1 is an empty entry.
+# a hash of its hand and the dead cards; a value of -1 is an empty entry. PS_NC_HKEY /
+# PS_NC_HVAL: the last count remembered and a hash of its hand alone (dead cards only grow in
+# a hand, so the same hand's count is at least that).
 (PS_OPENED, PS_CALLS, PS_OPEN_TURN, PS_TURNS, PS_BAN_R, PS_BAN_S, PS_MEETS, PS_TOOK,
- PS_NC_KEY0, PS_NC_VAL0, PS_NC_KEY1, PS_NC_VAL1, PS_NC_NEXT) = range(13)
-PS_COLS = 13
+ PS_NC_KEY0, PS_NC_VAL0, PS_NC_KEY1, PS_NC_VAL1, PS_NC_NEXT, PS_NC_HKEY, PS_NC_HVAL) = range(15)
+PS_COLS = 15
 # hand state
 # GS_LIVE: the top discard is on offer under R9 (after a discard or the upcard, C1; not after a
 # turn that ended with no discard, C2, nor once taken or called); GS_DISCARDER: who put it there.
