@@ -7,6 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...game._kernels.solver import card_value
+from . import plus as NP
 from . import rng as R
 from .reading import (
     _avail,
@@ -50,6 +51,7 @@ from .table import (
     R_GROUPS,
     R_PLAYERS,
     R_RUNS,
+    R_V6,
     _log,
 )
 
@@ -141,6 +143,18 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     hrow = hand[seat]
     outs_h, all_live = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0,
                                   -1e300)
+    # all-run contracts: a candidate whose loss leaves every suit's cheapest runs keeps the
+    # hand's outs of the other suits (and the joker) as they are (.plus.runs_stand): only its
+    # own suit's are asked again
+    stand = 0
+    if rules[R_GROUPS] == 0 and rules[R_RUNS] > 0 and not (rules[R_V6] == 1
+                                                           and rules[R_RUNS] == 3):
+        av = hand[_seen_row(hand) + 1]  # the whole hand's, as its outs were found
+        for i in range(m):
+            if cand[i] >= (1 << 40):
+                c = (cand[i] & ((1 << 40) - 1)) % 64
+                if NP.runs_stand(pw[0], hrow[JOKER], av, pw[2], c):
+                    stand |= 1 << i
     best = -1
     best_i = m
     best_score = -1e300
@@ -162,11 +176,21 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
         cand[pick] += 1 << 41  # asked
         c = (cand[pick] & ((1 << 40) - 1)) % 64
         pen = card_value(c // 13, c % 13 + 1)
-        hrow[c] -= 1
-        _, o = _outs_scan(seat, hand, rules, pw, live, now, outs_h & ~(1 << c), pen, w,
-                          best_score)
-        hrow[c] += 1
-        sc = pen + w * o
+        asked = outs_h & ~(1 << c)
+        kept = 0
+        if (stand >> pick) & 1:
+            own_suit = ((1 << 13) - 1) << (13 * (c // 13))
+            for x in range(JOKER + 1):
+                if (asked >> x) & 1 and not (own_suit >> x) & 1:
+                    kept += live[x]
+            asked &= own_suit
+        o = 0
+        if asked != 0:
+            hrow[c] -= 1
+            _, o = _outs_scan(seat, hand, rules, pw, live, now, asked, pen + w * kept, w,
+                              best_score)
+            hrow[c] += 1
+        sc = pen + w * (kept + o)
         if sc > best_score or (sc == best_score and pick < best_i):
             best_score = sc
             best = c

@@ -261,6 +261,22 @@ def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
 
 
 @njit(cache=True, _nrt=False)
+def runs_stand(counts, jokers, avail, scratch, x):
+    """After :func:`prepare_plus` of an all-run hand (not V6's complete suit): does taking
+    out the held natural ``x`` leave every suit's cheapest runs as they are? Then the count
+    is a function of those and the jokers alone, so the hand less ``x`` plus a card of
+    another suit (or a joker) counts as the hand plus that card."""
+    s = x // 13
+    k = x % 13 + 1
+    if not _masks_move(counts, s, k, -1):
+        return True
+    held, add = _moved_masks(scratch, s, k, -1)
+    f0, f1, f2 = window_minima(held, add, jokers + avail[JOKER], ALL_POSITIONS)
+    o = W_SAVE + 28 + 3 * s
+    return f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2]
+
+
+@njit(cache=True, _nrt=False)
 def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """:func:`root_moved` itself, worked out from the hand's tables."""
     complete = v6 and r == 3
