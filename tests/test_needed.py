@@ -396,6 +396,18 @@ def test_outs_cut_only_agrees_with_full_outs_on_every_card():
     assert n_cuts > 100  # the sample holds many outs
 
 
+def moved_hand(counts, jokers, avail, x, d):
+    """The kernel inputs ``(counts, jokers, avail)`` of the hand with one ``x`` (52 = joker)
+    taken from the pack (``d = 1``) or given back to it (``d = -1``); copies."""
+    c2, a2, j2 = counts.copy(), avail.copy(), jokers
+    a2[x] -= d
+    if x == JOKER:
+        j2 += d
+    else:
+        c2[x // 13, x % 13 + 1] += d
+    return c2, j2, a2
+
+
 def test_root_moved_is_the_count_of_a_hand_one_card_on_or_off_in_one_kind_contracts():
     """``root_moved`` (the outs discard's quick count): for the hand plus an addable card or
     less a held one, the search's root bound, rebuilt from the hand's. It equals the fresh
@@ -419,12 +431,7 @@ def test_root_moved_is_the_count_of_a_hand_one_card_on_or_off_in_one_kind_contra
                     continue
                 got = np_.root_moved(c, j, g, r, v, a, s, x, d)
                 assert (c == c0).all() and (a == a0).all()  # restored
-                c2, a2, j2 = c.copy(), a.copy(), j
-                a2[x] -= d
-                if x == JOKER:
-                    j2 += d
-                else:
-                    c2[x // 13, x % 13 + 1] += d
+                c2, j2, a2 = moved_hand(c, j, a, x, d)
                 want = nk.needed_kernel(c2, j2, g, r, v, a2, o, s)
                 # the fresh count shares the scratch but leaves the kept hand alone
                 if one_kind:
@@ -466,12 +473,7 @@ def test_root_moved_keeps_a_suits_tables_along_a_walk_of_hands_one_card_apart():
                     if (d == 1 and a[x] <= 0) or (d == -1 and held <= 0):
                         continue
                     got = np_.root_moved(c, j, 0, r, False, a, s, int(x), d)
-                    c2, a2, j2 = c.copy(), a.copy(), j
-                    a2[x] -= d
-                    if x == JOKER:
-                        j2 += d
-                    else:
-                        c2[x // 13, x % 13 + 1] += d
+                    c2, j2, a2 = moved_hand(c, j, a, x, d)
                     assert min(got, nk.NO_WAY) == nk.needed_kernel(c2, j2, 0, r, False, a2, o,
                                                                    s), (i, step, x, d)
                     checked += 1

@@ -75,16 +75,23 @@ def test_unopened_discard_is_the_costliest_card_needed_least():
         assert got == min(cands, key=key)
 
 
-def test_outs_discard_keeps_the_count_then_most_live_outs_then_penalty():
-    """``Policy(outs=w)``: among the discards that leave the fewest cards needed, the highest
-    penalty + w x live outs (copies still to come, less those known in another hand, of each
-    card that cuts the count), against a twin built on ``ks.outs``' counts."""
-    rng = np.random.default_rng(17)
+def four_seats():
+    """The default rules, four seats, a needed-count workspace ``pw`` and the rules vector
+    (contract fields left for the caller): what the seat kernels are called with."""
     rules = ks.Rules()
     P = 4
     pw = (np.zeros((4, 14), np.int64), *needed_workspace())
     rv = np.zeros(E.R_COLS, np.int64)
     rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
+    return rules, P, pw, rv
+
+
+def test_outs_discard_keeps_the_count_then_most_live_outs_then_penalty():
+    """``Policy(outs=w)``: among the discards that leave the fewest cards needed, the highest
+    penalty + w x live outs (copies still to come, less those known in another hand, of each
+    card that cuts the count), against a twin built on ``ks.outs``' counts."""
+    rng = np.random.default_rng(17)
+    rules, P, pw, rv = four_seats()
     checked = 0
     for i in range(300):
         contract = (4, 5, 9, 1, 2, 7)[i % 6]
@@ -143,11 +150,7 @@ def test_outs_mixed_off_weighs_outs_only_in_one_kind_contracts():
     """``Policy(outs_mixed=False)`` (the expert preset): in contracts of groups and runs the
     discard is the one without outs; in all-group and all-run ones, the one with them."""
     rng = np.random.default_rng(18)
-    rules = ks.Rules()
-    P = 4
-    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
-    rv = np.zeros(E.R_COLS, np.int64)
-    rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
+    rules, P, pw, rv = four_seats()
     differ = {True: 0, False: 0}
     for i in range(400):
         contract = i % 9 + 1
@@ -229,11 +232,7 @@ def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
     count is the fresh one; after the hand changes, or once a dead card comes back to a hand
     (a take from the pile after R13's reshuffle), no floor is used."""
     rng = np.random.default_rng(23)
-    rules = ks.Rules()
-    P = 4
-    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
-    rv = np.zeros(E.R_COLS, np.int64)
-    rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
+    rules, P, pw, rv = four_seats()
     pol = np.zeros((P, E.NPARAM))
     pol[:, E.P_EXACT] = 1.0
     sr = RD._seen_row(np.zeros((2 * P + 4, 53)))

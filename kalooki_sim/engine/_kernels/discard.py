@@ -147,8 +147,7 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     # hand's outs of the other suits (and the joker) as they are (.plus.runs_stand): only its
     # own suit's are asked again
     stand = 0
-    if rules[R_GROUPS] == 0 and rules[R_RUNS] > 0 and not (rules[R_V6] == 1
-                                                           and rules[R_RUNS] == 3):
+    if NP.runs_only(rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1):
         av = hand[_seen_row(hand) + 1]  # the whole hand's, as its outs were found
         for i in range(m):
             if cand[i] >= (1 << 40):

@@ -59,8 +59,8 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     """Keep the hand's per-rank totals and cheapest runs for :func:`root_moved` (one card
     added or taken out changes one rank and one suit of them)."""
     _hand_tables(counts, jokers, r, avail, scratch)
-    runs_only = g == 0 and r > 0 and not (v6 and r == 3)
-    if runs_only:
+    all_runs = runs_only(g, r, v6)
+    if all_runs:
         _restamp(jokers, avail[JOKER], r, scratch)
     else:
         scratch[W_RKEY + 2] = -1  # the kept tables are no all-run contract's
@@ -74,7 +74,7 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     for i in range(28):
         scratch[W_MEMO + i] = -1  # a new hand: root_moved's counts per rank are unknown
     if g == 0 and r > 0:
-        if not runs_only:
+        if not all_runs:
             scratch[W_ROOT] = _root(g, r, 3, jokers, avail[JOKER], scratch)
         else:
             # the root from suit 0's runs and the other three suits' table (no run table);
@@ -84,6 +84,13 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
                 scratch[W_R3OK] = scratch[W_SSTAMP]
             scratch[W_ROOT] = _runs_moved(scratch, 0, r, jokers, avail[JOKER], scratch[W_NS],
                                           scratch[W_NS + 1], scratch[W_NS + 2])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def runs_only(g, r, v6):
+    """All runs, not V6's complete suit: the contracts whose count is the root bound from the
+    suits' cheapest runs and the jokers alone (:func:`_runs_only_moved`)."""
+    return g == 0 and r > 0 and not (v6 and r == 3)
 
 
 @njit(cache=True, _nrt=False)
@@ -239,13 +246,8 @@ def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
         return _runs_moved(scratch, 0, r, jokers + d, aj - d, scratch[W_SAVE + 28],
                            scratch[W_SAVE + 29], scratch[W_SAVE + 30])
     s = x // 13
-    k = x % 13 + 1
-    if not _masks_move(counts, s, k, d):
-        return scratch[W_ROOT]
-    held, add = _moved_masks(scratch, s, k, d)
-    f0, f1, f2 = window_minima(held, add, jokers + aj, ALL_POSITIONS)
-    o = W_SAVE + 28 + 3 * s
-    if f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2]:
+    stands, f0, f1, f2 = _suit_moved(counts, jokers, aj, scratch, s, x % 13 + 1, d)
+    if stands:
         return scratch[W_ROOT]  # the suit's cheapest runs stand: so does the count
     stamp = scratch[W_SSTAMP + s]
     m = W_RMEMO + 2 * (s * 216 + (min(f0, 5) * 6 + min(f1, 5)) * 6 + min(f2, 5))
@@ -266,23 +268,28 @@ def runs_stand(counts, jokers, avail, scratch, x):
     out the held natural ``x`` leave every suit's cheapest runs as they are? Then the count
     is a function of those and the jokers alone, so the hand less ``x`` plus a card of
     another suit (or a joker) counts as the hand plus that card."""
-    s = x // 13
-    k = x % 13 + 1
-    if not _masks_move(counts, s, k, -1):
-        return True
-    held, add = _moved_masks(scratch, s, k, -1)
-    f0, f1, f2 = window_minima(held, add, jokers + avail[JOKER], ALL_POSITIONS)
+    return _suit_moved(counts, jokers, avail[JOKER], scratch, x // 13, x % 13 + 1, -1)[0]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _suit_moved(counts, jokers, aj, scratch, s, k, d):
+    """Suit ``s``'s cheapest runs (0, 1, 2 jokers) with one card of rank ``k`` on (``d = 1``)
+    or off (-1), after :func:`prepare_plus`, and whether they are the kept hand's:
+    ``(stands, f0, f1, f2)``. A copy more or less of a held card leaves the suit's masks."""
     o = W_SAVE + 28 + 3 * s
-    return f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2]
+    if not _masks_move(counts, s, k, d):
+        return True, scratch[o], scratch[o + 1], scratch[o + 2]
+    held, add = _moved_masks(scratch, s, k, d)
+    f0, f1, f2 = window_minima(held, add, jokers + aj, ALL_POSITIONS)
+    return f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2], f0, f1, f2
 
 
 @njit(cache=True, _nrt=False)
 def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """:func:`root_moved` itself, worked out from the hand's tables."""
-    complete = v6 and r == 3
-    if g == 0 and r > 0 and not complete:
+    if runs_only(g, r, v6):
         return _runs_only_moved(counts, jokers, r, avail, scratch, x, d)
-    w = 3 if complete else 1
+    w = 3 if v6 and r == 3 else 1
     for k in range(1, 14):
         scratch[W_H + k] = scratch[W_SAVE + k]
         scratch[W_A + k] = scratch[W_SAVE + 14 + k]

@@ -518,12 +518,19 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
 @njit(cache=True, _nrt=False)
 def _state_key(seat, hand):
     """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
+    return _row_key(seat, hand, 16)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _row_key(seat, hand, dead_weight):
+    """A 62-bit hash of ``seat``'s hand, with the dead cards at ``dead_weight`` (16: the
+    state, 0: the hand alone): eight codes to a word (a byte each: copies held + weight x dead
+    copies), then one mix per word."""
     dead = hand[_seen_row(hand)]
     k = uint64(seat)
-    # eight codes to a word (a byte each: copies held + 16 x dead copies), then one mix per word
     w = uint64(0)
     for c in range(N_CODES):
-        w = (w << uint64(8)) | uint64((hand[seat, c] + 16 * dead[c]) & 255)
+        w = (w << uint64(8)) | uint64((hand[seat, c] + dead_weight * dead[c]) & 255)
         if c % 8 == 7 or c == N_CODES - 1:
             k = R._splitmix(k ^ w)
             w = uint64(0)
@@ -546,14 +553,7 @@ def _memo_put(seat, hand, ps, key, val):
 @njit(cache=True, _nrt=False)
 def _hand_key(seat, hand):
     """A 62-bit hash of ``seat``'s hand alone (:func:`_state_key` without the dead cards)."""
-    k = uint64(seat)
-    w = uint64(0)
-    for c in range(N_CODES):
-        w = (w << uint64(8)) | uint64(hand[seat, c] & 255)
-        if c % 8 == 7 or c == N_CODES - 1:
-            k = R._splitmix(k ^ w)
-            w = uint64(0)
-    return np.int64(k >> uint64(2))
+    return _row_key(seat, hand, 0)
 
 
 @njit(cache=True, _nrt=False)
