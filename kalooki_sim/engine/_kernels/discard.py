@@ -143,17 +143,7 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     hrow = hand[seat]
     outs_h, all_live = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0,
                                   -1e300)
-    # all-run contracts: a candidate whose loss leaves every suit's cheapest runs keeps the
-    # hand's outs of the other suits (and the joker) as they are (.plus.runs_stand): only its
-    # own suit's are asked again
-    stand = 0
-    if NP.runs_only(rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1):
-        av = hand[_seen_row(hand) + 1]  # the whole hand's, as its outs were found
-        for i in range(m):
-            if cand[i] >= (1 << 40):
-                c = (cand[i] & ((1 << 40) - 1)) % 64
-                if NP.runs_stand(pw[0], hrow[JOKER], av, pw[2], c):
-                    stand |= 1 << i
+    stand = _stand_mask(seat, hand, rules, pw, cand, m)
     best = -1
     best_i = m
     best_score = -1e300
@@ -195,6 +185,23 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
             best = c
             best_i = pick
     return best
+
+
+@njit(cache=True, _nrt=False)
+def _stand_mask(seat, hand, rules, pw, cand, m):
+    """Bit ``i``: marked candidate ``i``'s loss leaves every suit's cheapest runs, in an
+    all-run contract (:func:`.plus.runs_stand`), so the hand's outs of the other suits and the
+    joker stay outs and only its own suit's are asked again. Right after the whole hand's
+    outs were found (its tables and counts are in ``pw``)."""
+    stand = 0
+    if NP.runs_only(rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1):
+        av = hand[_seen_row(hand) + 1]  # the whole hand's, as its outs were found
+        for i in range(m):
+            if cand[i] >= (1 << 40):
+                c = (cand[i] & ((1 << 40) - 1)) % 64
+                if NP.runs_stand(pw[0], hand[seat, JOKER], av, pw[2], c):
+                    stand |= 1 << i
+    return stand
 
 
 @njit(cache=True, _nrt=False)

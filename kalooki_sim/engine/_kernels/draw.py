@@ -207,13 +207,8 @@ def _call_round(cur, D, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
         ps[cs, PS_CALLS] += 1
         gs[GS_CALLED_BY] = cs
         _log(log, gs, EV_CALL, cs, D, discarder, 0, 0)
-        c = _draw_card(cs, EV_PENALTY, hand, gs, stock, disc, log, rstates)
-        if c < 0:
-            return False
-        # the caller's next offer asks the count of this hand, one card more than the one
-        # its call counted: "does it cut?" is all there is to ask (as after a draw)
-        _count_drawn(cs, hand, ps, rules, pol, pw, c)
-        return True
+        return _draw_counted(cs, EV_PENALTY, rules, pol, hand, ps, gs, stock, disc, log,
+                             rstates, pw)
     return True
 
 
@@ -262,12 +257,19 @@ def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
             return False
     if took:
         return True
-    c = _draw_card(cur, EV_DRAW, hand, gs, stock, disc, log, rstates)
+    return _draw_counted(cur, EV_DRAW, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
+
+
+@njit(cache=True, _nrt=False)
+def _draw_counted(seat, ev, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
+    """:func:`_draw_to` (a draw, or a caller's penalty card), and for a seat not yet opened
+    its count with the card, by "does it cut?" alone (:func:`_count_drawn`): what its discard
+    or next offer asks next."""
+    c = _draw_card(seat, ev, hand, gs, stock, disc, log, rstates)
     if c < 0:
         return False
-    if ps[cur, PS_OPENED] == 0:
-        # the discard will ask the count of this hand: one card more asks only "does it cut?"
-        _count_drawn(cur, hand, ps, rules, pol, pw, c)
+    if ps[seat, PS_OPENED] == 0:
+        _count_drawn(seat, hand, ps, rules, pol, pw, c)
     return True
 
 
