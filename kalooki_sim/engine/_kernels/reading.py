@@ -402,7 +402,9 @@ def _load_counts(seat, hand, rules, pw):
 def _one_kind(rules):
     """The contract is all groups or all runs (not V6's complete suit): its count is the
     search's root bound, cheap to move by one card (:func:`.plus.root_moved`)."""
-    return rules[R_RUNS] == 0 or NP.runs_only(rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1)
+    g = rules[R_GROUPS]
+    r = rules[R_RUNS]
+    return r == 0 or (g == 0 and not (rules[R_V6] == 1 and r == 3))
 
 
 @njit(cache=True, _nrt=False)
