@@ -86,6 +86,21 @@ def group_costs(g, rel, ho, ao, out, scratch):
         out[m] = best
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def kind_of(h, a):
+    """The kind of a rank holding ``h`` naturals with ``a`` copies addable, as :func:`_kinds`
+    counts it: 0 free, 1-3 adds ``3 - h`` naturals, 4-6 must take a joker and adds ``2 - h``
+    (0, 1, 2), 7 no group."""
+    c0, c1 = group_options(h, a)
+    if c0 == 0:
+        return 0
+    if c0 < NO_WAY:
+        return c0
+    if c1 < NO_WAY:
+        return 4 + c1
+    return 7
+
+
 @njit(cache=True, _nrt=False)
 def groups_alone(g, jokers, aj, ho, ao, scratch):
     """The count of an all-group contract (R3, R5): the cheapest ``g`` groups of all ranks,
@@ -97,6 +112,13 @@ def groups_alone(g, jokers, aj, ho, ao, scratch):
     each, and the jokers beyond the hand's are bought.
     """
     free, n1, n2, n3, j0, j1, j2 = _kinds(0x3FFE, ho, ao, scratch)
+    return groups_of_kinds(g, jokers, aj, free, n1, n2, n3, j0, j1, j2)
+
+
+@njit(cache=True, _nrt=False)
+def groups_of_kinds(g, jokers, aj, free, n1, n2, n3, j0, j1, j2):
+    """:func:`groups_alone` from the number of ranks of each kind (:func:`kind_of`): a card
+    on or off moves one rank from one kind to another (:func:`.plus.root_moved`)."""
     left = g - min(free, g)
     if left == 0:
         return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .groups import group_costs
+from .groups import group_costs, groups_of_kinds, kind_of
 from .needed import (
     ALL_POSITIONS,
     NO_WAY,
@@ -35,6 +35,7 @@ from .workspace import (
     W_G0,
     W_GL,
     W_H,
+    W_KINDS,
     W_LEAF,
     W_MASKS,
     W_MEMO,
@@ -73,6 +74,11 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
         scratch[W_SAVE + 40 + i] = scratch[W_MASKS + i]  # set by _hand_tables when r > 0
     for i in range(28):
         scratch[W_MEMO + i] = -1  # a new hand: root_moved's counts per rank are unknown
+    if r == 0:
+        for i in range(8):
+            scratch[W_KINDS + i] = 0
+        for k in range(1, 14):
+            scratch[W_KINDS + kind_of(scratch[W_H + k], scratch[W_A + k])] += 1
     if g == 0 and r > 0:
         if not all_runs:
             scratch[W_ROOT] = _root(g, r, 3, jokers, avail[JOKER], scratch)
@@ -289,6 +295,8 @@ def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """:func:`root_moved` itself, worked out from the hand's tables."""
     if runs_only(g, r, v6):
         return _runs_only_moved(counts, jokers, r, avail, scratch, x, d)
+    if r == 0 and g > 0:
+        return _groups_moved(jokers, g, avail[JOKER], scratch, x, d)
     w = 3 if v6 and r == 3 else 1
     for k in range(1, 14):
         scratch[W_H + k] = scratch[W_SAVE + k]
@@ -307,6 +315,30 @@ def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
         held, add = _moved_masks(scratch, s, k, d)
         _cheapest_runs_masks(held, add, jokers + avail[JOKER], scratch, s)
     return _root(g, r, w, jokers, avail[JOKER], scratch)
+
+
+@njit(cache=True, _nrt=False)
+def _groups_moved(jokers, g, aj, scratch, x, d):
+    """:func:`_moved` of an all-group contract: the count from the kept hand's ranks per kind
+    (:func:`.groups.kind_of`), the card's rank moved from its kind to its new one (a joker
+    moves only the sharing of jokers)."""
+    o = W_KINDS
+    if x == JOKER:
+        return groups_of_kinds(g, jokers + d, aj - d, scratch[o], scratch[o + 1],
+                               scratch[o + 2], scratch[o + 3], scratch[o + 4],
+                               scratch[o + 5], scratch[o + 6])
+    k = x % 13 + 1
+    h = scratch[W_SAVE + k]
+    a = scratch[W_SAVE + 14 + k]
+    was = kind_of(h, a)
+    now = kind_of(h + d, a - d)
+    scratch[o + was] -= 1
+    scratch[o + now] += 1
+    v = groups_of_kinds(g, jokers, aj, scratch[o], scratch[o + 1], scratch[o + 2],
+                        scratch[o + 3], scratch[o + 4], scratch[o + 5], scratch[o + 6])
+    scratch[o + now] -= 1
+    scratch[o + was] += 1
+    return v
 
 
 @njit(cache=True, _nrt=False)
