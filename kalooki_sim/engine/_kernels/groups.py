@@ -11,6 +11,7 @@ cheaper (issue 27: the search asks it at every node).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .windows import NO_WAY
@@ -37,27 +38,43 @@ def group_options(h, a):
     return (need0 if need0 <= a else NO_WAY), (need1 if need1 <= a else NO_WAY)
 
 
+def _kind_bits():
+    """Per rank, by ``min(h, 3) * 4 + min(a, 3)`` (more naturals or copies change nothing):
+    one in the byte of its kind, ``free, n1, n2, n3, j0, j1, j2`` (bytes 0-6) as
+    :func:`_kinds` counts them, or byte 7 when it can hold no group. Summed over ranks, the
+    bytes count the ranks of each kind."""
+    out = np.zeros(16, np.int64)
+    for h in range(4):
+        for a in range(4):
+            c0, c1 = max(0, 3 - h), max(0, 2 - h)
+            if c0 == 0:
+                kind = 0
+            elif c0 <= a:
+                kind = c0
+            elif c1 <= a:
+                kind = 4 + c1
+            else:
+                kind = 7
+            out[h * 4 + a] = 1 << (8 * kind)
+    return out
+
+
+_KIND_BITS = _kind_bits()
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _kinds(rel, ho, ao, scratch):
     """The ranks of mask ``rel`` by kind: ``(free, n1, n2, n3, j0, j1, j2)``: free ones, those
     able to add all naturals by ``3 - h`` (1, 2, 3), those that must take a joker by
-    ``2 - h`` (0, 1, 2)."""
-    free = n1 = n2 = n3 = j0 = j1 = j2 = 0
+    ``2 - h`` (0, 1, 2). One table look-up per rank, the kinds counted in the bytes of one
+    word (:func:`_kind_bits`)."""
+    acc = 0
     for k in range(1, 14):
-        if not (rel >> k) & 1:
-            continue
-        c0, c1 = group_options(scratch[ho + k], scratch[ao + k])
-        if c0 == 0:
-            free += 1
-        elif c0 < NO_WAY:
-            n1 += c0 == 1
-            n2 += c0 == 2
-            n3 += c0 == 3
-        elif c1 < NO_WAY:
-            j0 += c1 == 0
-            j1 += c1 == 1
-            j2 += c1 == 2
-    return free, n1, n2, n3, j0, j1, j2
+        h = min(scratch[ho + k], 3)
+        a = min(scratch[ao + k], 3)
+        acc += _KIND_BITS[h * 4 + a] * ((rel >> k) & 1)
+    return (acc & 255, (acc >> 8) & 255, (acc >> 16) & 255, (acc >> 24) & 255,
+            (acc >> 32) & 255, (acc >> 40) & 255, (acc >> 48) & 255)
 
 
 @njit(cache=True, _nrt=False)
