@@ -74,6 +74,7 @@ from .workspace import (
     W_GL,
     W_H,
     W_IDX,
+    W_LB,
     W_LEAF,
     W_MASKS,
     W_NOPT,
@@ -295,6 +296,11 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
     idx = scratch[W_IDX:W_IDX + 5]
     st = scratch[W_ST:W_ST + 15]
     gi = scratch[W_GI:W_GI + 5]
+    # per level: the last option's shape, its bound with the level's group costs, and
+    # whether its naturals are taken
+    lkey = scratch[W_LB:W_LB + 5]
+    lpb = scratch[W_LB + 5:W_LB + 10]
+    taken = scratch[W_LB + 10:W_LB + 15]
     for k in range(1, 14):
         scratch[W_h + k] = scratch[W_H + k]
         scratch[W_a + k] = scratch[W_A + k]
@@ -303,6 +309,8 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
     st[0] = 0
     st[1] = 0
     st[2] = 0
+    lkey[0] = -1
+    taken[0] = 0
     # runs the levels d..3 could still add
     best = NO_WAY
     bound_lim = limit
@@ -311,8 +319,9 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
     while d >= 0:
         s = perm[d]
         i = idx[d]
-        if i >= 0 and opts[s, i, N_KH] | opts[s, i, N_KA]:
+        if taken[d]:
             _apply(opts, s, i, 1, scratch)
+            taken[d] = 0
         i += 1
         idx[d] = i
         runs = st[d * 3 + 2]
@@ -323,22 +332,33 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
         jok = st[d * 3 + 1]
         level_g = gi[d]
         if i >= 0:
-            nadd += opts[s, i, N_NADD]
-            jok += opts[s, i, N_JOK]
-            runs += opts[s, i, N_W]
+            na = opts[s, i, N_NADD]
+            t = opts[s, i, N_JOK]
+            wi = opts[s, i, N_W]
+            nadd += na
+            jok += t
+            runs += wi
+            k = max(0, r - runs) if w == 1 else 0
+            if d == 3 and runs < r:
+                continue
+            # the bound with the level's group costs depends on the option's naturals, jokers
+            # and width alone (taking naturals only raises the group costs, so it bounds the
+            # options that take some too): options come cheapest first, alike in runs
+            key = (na * 64 + t) * 8 + wi
+            if key != lkey[d]:
+                lkey[d] = key
+                lpb[d] = _bound(nadd, jok, d + 1, k, g, jokers, aj, scratch,
+                                W_GL + level_g * GMAX)
+            b = lpb[d]
+            if b > bound_lim:
+                continue
             if opts[s, i, N_KH] | opts[s, i, N_KA]:
                 _apply(opts, s, i, -1, scratch)
-                # taking naturals only raises the group costs: the parent's costs give a
-                # lower bound, and most options fail it before the group DP is run
-                k = max(0, r - runs) if w == 1 else 0
-                if d == 3 and runs < r:
-                    continue
-                if _bound(nadd, jok, d + 1, k, g, jokers, aj, scratch,
-                          W_GL + level_g * GMAX) > bound_lim:
-                    continue
+                taken[d] = 1
                 level_g = d + 1
                 go = W_GL + level_g * GMAX
                 group_costs(g, rel, W_h, W_a, scratch[go:go + GMAX], scratch)
+                b = _bound(nadd, jok, d + 1, k, g, jokers, aj, scratch, go)
         else:
             left = 0
             for e in range(d + 1, 4):
@@ -346,10 +366,10 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
                     left += w
             if runs + left < r:
                 continue
-        k = max(0, r - runs) if w == 1 else 0
-        if d == 3 and runs < r:
-            continue
-        b = _bound(nadd, jok, d + 1, k, g, jokers, aj, scratch, W_GL + level_g * GMAX)
+            k = max(0, r - runs) if w == 1 else 0
+            if d == 3 and runs < r:
+                continue
+            b = _bound(nadd, jok, d + 1, k, g, jokers, aj, scratch, W_GL + level_g * GMAX)
         if b > bound_lim:
             continue
         if d == 3 or runs >= r:
@@ -368,12 +388,13 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
         st[d * 3 + 1] = jok
         st[d * 3 + 2] = runs
         gi[d] = level_g
+        lkey[d] = -1
+        taken[d] = 0
     # give back what the open levels still hold
     while d >= 0:
-        s = perm[d]
-        i = idx[d]
-        if 0 <= i < nopt[s] and opts[s, i, N_KH] | opts[s, i, N_KA]:
-            _apply(opts, s, i, 1, scratch)
+        if taken[d]:
+            _apply(opts, perm[d], idx[d], 1, scratch)
+            taken[d] = 0
         d -= 1
     return best
 

@@ -57,7 +57,10 @@ W_SSTAMP = W_R3OK + 4
 W_RKEY = W_SSTAMP + 4  # the jokers held, addable and the runs of the kept tables
 W_RMEMO = W_RKEY + 3  # [4 suits, 6 ** 3, 2]: (stamp, count) per suit's cheapest runs moved
 W_KINDS = W_RMEMO + 4 * 216 * 2  # [8]: the kept hand's ranks per kind (all groups)
-SCRATCH = W_KINDS + 8
+# per search level: the last option's (naturals, jokers, width), its bound with the level's
+# group costs, and 1 while its naturals are taken (:func:`.needed._search`)
+W_LB = W_KINDS + 8
+SCRATCH = W_LB + 3 * 5
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
