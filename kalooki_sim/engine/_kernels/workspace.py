@@ -42,7 +42,7 @@ W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # [2, 14]: per rank, the count one card off 
 W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves no run keeps
 W_LEAF = W_ROOT + 1  # [4 suits, 4] + 1: the last leaf's runs (:func:`_keep_leaf`), and "set"
 W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy (issue 27)
-LC_K = 4  # listings kept per suit (:func:`_list_suit`)
+LC_K = 8  # listings kept per suit (:func:`_list_suit`)
 #: a listing's key (5), its count, 1 once pruned (:func:`_prune`), its options (11 x 8 at most)
 LC_ENTRY = 7 + 88 * N_COLS
 W_LCACHE = W_PLANS + 8 * 20  # [4 suits, LC_K, LC_ENTRY]
