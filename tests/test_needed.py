@@ -666,3 +666,30 @@ def test_R3_R5_group_costs_per_joker_count_in_closed_form_match_the_group_dp():
         assert (got[:g + 1] == want[:g + 1]).all(), (g, rel, got[:g + 1], want[:g + 1])
         seen[int((want[:g + 1] < nk.NO_WAY).sum())] += 1
     assert all(seen[k] > 100 for k in range(1, 6)) and seen[0] > 100, seen
+
+
+def test_R3_relevant_ranks_are_those_whose_group_bound_fits_the_limit():
+    """``needed._relevant`` works out the part of each rank's group bound that is not the
+    rank's own once (issue 27); its mask must be the ranks whose ``group_at_bound`` is at
+    most the limit, for every limit a deepening asks, on random hands of mixed contracts."""
+    from kalooki_sim.engine._kernels import needed as nk
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(43), 600)
+    _, s = nk.new_workspace()
+    seen = Counter()
+    for i in range(len(jokers)):
+        c, j, g, r, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), avail[i]
+        if g == 0:
+            continue
+        aj = int(a[JOKER])
+        nk._hand_tables(c, j, r, a, s)
+        root = nk._root(g, r, 1, j, aj, s)
+        for limit in (root, root + 1, root + 2, nk.NO_WAY - 1):
+            want = 0
+            for k in range(1, 14):
+                if nk.group_at_bound(k, g, r, j, aj, s) <= limit:
+                    want |= 1 << k
+            got = nk._relevant(g, r, 1, j, aj, limit, s)
+            assert got == want, (i, limit)
+            seen[bin(got).count("1") < 13] += 1
+    assert seen[True] > 300 and seen[False] > 300, seen

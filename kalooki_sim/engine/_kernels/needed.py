@@ -231,14 +231,46 @@ def _relevant(g, r, w, jokers, aj, limit, scratch):
 
     A contract with a group at rank ``k`` costs at least the cheapest runs, that group and
     ``g - 1`` groups at their cheapest from the whole hand (``k`` possibly among them), the
-    jokers shared (``G`` for ``g - 1`` groups at ``W_G1``).
+    jokers shared (``G`` for ``g - 1`` groups at ``W_G1``): :func:`group_at_bound`, whose
+    part that is not the rank's is worked out once here.
     """
     k_runs = r if w == 1 else 0
+    b0, b1 = _rest_of_group_at(g, k_runs, jokers, aj, scratch)
     rel = 0
     for k in range(1, 14):
-        if group_at_bound(k, g, k_runs, jokers, aj, scratch) <= limit:
+        c0, c1 = group_options(scratch[W_H + k], scratch[W_A + k])
+        v = NO_WAY
+        if c1 < NO_WAY:
+            if c0 < NO_WAY and b0 < NO_WAY:
+                v = c0 + b0
+            if b1 < NO_WAY:
+                v = min(v, c1 + b1)
+        if v <= limit:
             rel |= 1 << k
     return rel
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rest_of_group_at(g, k_runs, jokers, aj, scratch):
+    """What :func:`group_at_bound` adds to the rank's own group, for a group of 3 naturals
+    and for one of 2 naturals and a joker: ``(b0, b1)`` (``NO_WAY`` where none)."""
+    b0 = NO_WAY
+    b1 = NO_WAY
+    for t in range(min(2 * k_runs, TMAX) + 1):
+        rc = scratch[_r_at(0, k_runs, t)]
+        if rc >= NO_WAY:
+            continue
+        for m in range(g):
+            gc = scratch[W_G1 + m]
+            if gc >= NO_WAY:
+                continue
+            e0 = max(0, t + m - jokers)
+            if e0 <= aj:
+                b0 = min(b0, rc + gc + e0)
+            e1 = max(0, t + m + 1 - jokers)
+            if e1 <= aj:
+                b1 = min(b1, rc + gc + e1)
+    return b0, b1
 
 
 @njit(cache=True, _nrt=False, inline="always")
