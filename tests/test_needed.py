@@ -693,3 +693,40 @@ def test_R3_relevant_ranks_are_those_whose_group_bound_fits_the_limit():
             assert got == want, (i, limit)
             seen[bin(got).count("1") < 13] += 1
     assert seen[True] > 300 and seen[False] > 300, seen
+
+
+def test_R3_R4_needed_moved_counts_a_mixed_hand_one_card_off_or_on_as_a_fresh_count():
+    """``plus.needed_moved`` (a discard's keep checks in mixed contracts, issue 27) moves the
+    kept hand's tables by one natural instead of building them again: its count must be the
+    fresh ``needed_upto`` of the moved hand at every cap, a card off (held) or on (addable),
+    including the card that was not addable (its copies all dead) and the 0 <-> 1 moves of a
+    suit's masks."""
+    from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as np_
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(44), 300)
+    o, s = nk.new_workspace()
+    seen = Counter()
+    for i in range(len(jokers)):
+        c, j, g, r, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), avail[i]
+        if g == 0 or r == 0:
+            continue
+        np_.prepare_plus(c, j, g, r, False, a, s)
+        for x in range(52):
+            for d in (-1, 1):
+                if (d == 1 and a[x] <= 0) or (d == -1 and c[x // 13, x % 13 + 1] <= 0):
+                    continue
+                c2, j2, a2 = moved_hand(c, j, a, x, d)
+                if d == -1 and seen["dead"] < 50 and (i + x) % 7 == 0:
+                    a2[x] = 0  # the copy given back cannot come (a card taken back, R13)
+                    seen["dead"] += 1
+                fresh = nk.needed_kernel(c2, j2, g, r, False, a2, o, s)
+                for cap in (fresh - 1, fresh, nk.NO_WAY):
+                    want = nk.needed_upto(c2, j2, g, r, False, a2, o, s, cap)
+                    got = np_.needed_moved(c2, j2, g, r, a2, o, s, x, d, cap, 0)
+                    if want <= cap:
+                        assert got == want, (i, x, d, cap)
+                    else:
+                        assert got > cap, (i, x, d, cap)
+                seen[(d, c2[x // 13, x % 13 + 1] == (1 if d > 0 else 0))] += 1
+    assert min(seen.values()) > 40 and len(seen) == 5, seen

@@ -16,16 +16,19 @@ from .reading import (
     _distance_to_play,
     _group_cost,
     _hand_size,
+    _keep_upto,
     _keepers,
     _known_row,
     _leaves_hand,
     _live_partners,
     _memo_put,
+    _mixed_keep,
     _needed,
     _needed_memo,
     _needed_upto,
     _outs_scan,
     _position_bit,
+    _prepare_keeps,
     _rank_count,
     _run_cost,
     _seen_row,
@@ -113,10 +116,15 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     if pol[seat, P_OUTS] > 0 and (pol[seat, P_OUTS_MIXED] > 0 or rules[R_GROUPS] == 0
                                   or rules[R_RUNS] == 0):
         return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now)
+    mixed = _mixed_keep(rules)
+    av, j = _prepare_keeps(seat, hand, rules, pw) if mixed else (av, 0)
     for i in range(m):
         c = cand[i] % 64
+        if mixed:
+            nd = _keep_upto(seat, hand, rules, pw, av, j, c, now)  # the hand's tables moved
         hrow[c] -= 1
-        nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
+        if not mixed:
+            nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
         if nd <= now:
             # the hand after this discard: what the next offers to this seat will ask about
             _memo_put(seat, hand, ps, _state_key(seat, hand), nd)

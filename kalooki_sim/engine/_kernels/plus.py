@@ -398,6 +398,53 @@ def needed_cut(counts, jokers, g, r, avail, opts, scratch, x, cap, floor):
 
 
 @njit(cache=True, _nrt=False)
+def needed_moved(counts, jokers, g, r, avail, opts, scratch, x, d, cap, floor):
+    """:func:`.needed.needed_upto` of a mixed contract's hand (not V6's complete suit) with
+    one natural ``x`` on (``d = 1``) or off (-1), after :func:`prepare_plus` of the hand
+    before the move; ``counts``, ``avail`` as after it. The hand's tables are moved by the
+    one card (its rank, and its suit when the suit's masks move) instead of built again
+    (issue 27: a discard's keep checks ask of every candidate, each one card off the hand)."""
+    if floor > cap:
+        return floor
+    for k in range(1, 14):
+        scratch[W_H + k] = scratch[W_SAVE + k]
+        scratch[W_A + k] = scratch[W_SAVE + 14 + k]
+    for i in range(12):
+        scratch[W_NS + i] = scratch[W_SAVE + 28 + i]
+    for i in range(8):
+        scratch[W_MASKS + i] = scratch[W_SAVE + 40 + i]
+    s = x // 13
+    k = x % 13 + 1
+    h = 0
+    a = 0
+    for q in range(4):
+        h += counts[q, k]
+        a += avail[q * 13 + k - 1]
+    scratch[W_H + k] = h
+    scratch[W_A + k] = a
+    aj = avail[JOKER]
+    if counts[s, k] == (1 if d > 0 else 0):  # the count went 0 <-> 1: the suit's masks move
+        bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k
+        held = scratch[W_SAVE + 40 + 2 * s]
+        add = scratch[W_SAVE + 40 + 2 * s + 1]
+        if d > 0:
+            held |= bits
+            add &= ~bits
+        else:
+            held &= ~bits
+            add = add | bits if avail[x] > 0 else add & ~bits
+        scratch[W_MASKS + 2 * s] = held
+        scratch[W_MASKS + 2 * s + 1] = add
+        _cheapest_runs_masks(held, add, jokers + aj, scratch, s)
+    root = _root(g, r, 1, jokers, aj, scratch)
+    if root >= NO_WAY:
+        return NO_WAY
+    if root > cap:
+        return root
+    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
+
+
+@njit(cache=True, _nrt=False)
 def used_bound(counts, jokers, g, r, avail, scratch, x):
     """A lower bound of every contract of the hand that uses its natural ``x`` (held), from
     the root tables: ``x``'s rank as a group (R3), or a run of ``x``'s suit through ``x``'s

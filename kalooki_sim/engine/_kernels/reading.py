@@ -417,6 +417,15 @@ def _exact_upto(seat, hand, rules, pw, card, cap, floor):
     first: its cost is at least the count, so at the floor it is the count, with no search,
     and otherwise only a count below it is searched for. A search's leaf becomes the plan."""
     av, j = _load_counts(seat, hand, rules, pw)
+    return _exact_of(seat, rules, pw, av, j, card, -1, cap, floor)
+
+
+@njit(cache=True, _nrt=False)
+def _exact_of(seat, rules, pw, av, j, card, off, cap, floor):
+    """:func:`_exact_upto` of the hand loaded in ``pw[0]`` (``av``, ``j`` as
+    :func:`_load_counts` gives them); ``off``: in mixed contracts (not V6's complete suit), a
+    natural just taken out of a hand whose tables :func:`.plus.prepare_plus` kept (a keep
+    check, :func:`.plus.needed_moved`), or -1."""
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
@@ -427,7 +436,9 @@ def _exact_upto(seat, hand, rules, pw, card, cap, floor):
             return pc
     cap2 = min(cap, pc - 1 if pc < NK.NO_WAY else NK.NO_WAY)
     pw[2][NK.W_LEAF + 16] = 0
-    if 0 <= card < JOKER and not _one_kind(rules) and not (v6 and r == 3):
+    if off >= 0:
+        n = NP.needed_moved(pw[0], j, g, r, av, pw[1], pw[2], off, -1, cap2, floor)
+    elif 0 <= card < JOKER and not _one_kind(rules) and not (v6 and r == 3):
         n = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap2, floor)
     else:
         n = NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap2, floor)
@@ -435,6 +446,42 @@ def _exact_upto(seat, hand, rules, pw, card, cap, floor):
         NP.keep_plan(pw[2], seat)
     elif pc < NK.NO_WAY and pc <= cap:
         n = pc  # above pc - 1 and at most pc
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _mixed_keep(rules):
+    """Keep checks of a mixed contract (not V6's complete suit): each candidate's count is
+    the hand's tables moved by one card (:func:`_keep_upto`)."""
+    return not _one_kind(rules) and not (rules[R_V6] == 1 and rules[R_RUNS] == 3)
+
+
+@njit(cache=True, _nrt=False)
+def _prepare_keeps(seat, hand, rules, pw):
+    """Load ``seat``'s hand and keep its tables (:func:`.plus.prepare_plus`) for
+    :func:`_keep_upto`; returns ``(avail, jokers)``."""
+    av, j = _load_counts(seat, hand, rules, pw)
+    NP.prepare_plus(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw[2])
+    return av, j
+
+
+@njit(cache=True, _nrt=False)
+def _keep_upto(seat, hand, rules, pw, av, j, c, now):
+    """Does ``seat``'s hand less the natural ``c`` keep the count at ``now``? Its exact count
+    when at most ``now``, else some number above (:func:`_needed_upto` with cap and floor
+    ``now``), after :func:`_prepare_keeps` of the hand; the hand, its counts and ``av`` are
+    left as they were."""
+    s = c // 13
+    k = c % 13 + 1
+    hand[seat, c] -= 1
+    pw[0][s, k] -= 1
+    was = av[c]
+    left = _copies_left(seat, hand, rules, c)
+    av[c] = left if left > 0 else 0
+    n = _exact_of(seat, rules, pw, av, j, -1, c, now, now)
+    av[c] = was
+    pw[0][s, k] += 1
+    hand[seat, c] += 1
     return n
 
 
@@ -463,11 +510,15 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
                 keeps += 1
                 cand[i] += 1 << 40
         return keeps
+    av, j = _prepare_keeps(seat, hand, rules, pw) if _mixed_keep(rules) else (hrow, 0)
     for i in range(m):
         c = cand[i] % 64
-        hrow[c] -= 1
-        nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
-        hrow[c] += 1
+        if _mixed_keep(rules):
+            nd = _keep_upto(seat, hand, rules, pw, av, j, c, now)
+        else:
+            hrow[c] -= 1
+            nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
+            hrow[c] += 1
         if nd <= now:
             keeps += 1
             cand[i] += 1 << 40
