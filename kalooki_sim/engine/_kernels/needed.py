@@ -65,6 +65,7 @@ from .workspace import (
     N_NADD,
     N_W,
     RANKS13,
+    RUNS_MEMO,
     SCRATCH,
     TMAX,
     W_A,
@@ -81,6 +82,7 @@ from .workspace import (
     W_NS,
     W_PERM,
     W_R,
+    W_RUNS_MEMO,
     W_SKEY,
     W_ST,
     WINDOWS,
@@ -537,6 +539,8 @@ def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap, floor):
     w = 3 if complete else 1
     aj = avail[JOKER]
     _hand_tables(counts, jokers, r, avail, scratch)
+    if g == 0 and not complete:
+        return _runs_count(r, jokers, aj, scratch)  # the bound is exact: runs share jokers
     root = _root(g, r, w, jokers, aj, scratch)
     if root >= NO_WAY:
         return NO_WAY
@@ -547,6 +551,26 @@ def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap, floor):
     if root > cap:
         return root
     return _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor)
+
+
+@njit(cache=True, _nrt=False)
+def _runs_count(r, jokers, aj, scratch):
+    """The count of an all-run contract (no groups, not V6's complete suit): the root bound,
+    a function of the suits' cheapest runs (``NS``) and the jokers alone, so remembered by
+    them (issue 27: the seats ask it after every card that dies, and it seldom moves). Jokers
+    held or addable beyond ``TMAX`` change nothing (four runs take at most eight)."""
+    key = 0
+    for i in range(12):
+        v = scratch[W_NS + i]
+        key = key * 8 + (7 if v >= NO_WAY else min(v, 6))
+    key = ((key * 16 + min(jokers, TMAX)) * 16 + min(aj, TMAX)) * 8 + r
+    o = W_RUNS_MEMO + 2 * ((key ^ (key >> 13) ^ (key >> 29)) & (RUNS_MEMO - 1))
+    if scratch[o] == key + 1:
+        return scratch[o + 1]
+    v = _root(0, r, 1, jokers, aj, scratch)
+    scratch[o] = key + 1
+    scratch[o + 1] = v
+    return v
 
 
 @njit(cache=True, _nrt=False)

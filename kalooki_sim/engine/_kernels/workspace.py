@@ -60,7 +60,10 @@ W_KINDS = W_RMEMO + 4 * 216 * 2  # [8]: the kept hand's ranks per kind (all grou
 # per search level: the last option's (naturals, jokers, width), its bound with the level's
 # group costs, and 1 while its naturals are taken (:func:`.needed._search`)
 W_LB = W_KINDS + 8
-SCRATCH = W_LB + 3 * 5
+# all-run counts by the suits' cheapest runs and the jokers: [RUNS_MEMO, 2] of (key + 1, count)
+RUNS_MEMO = 1024
+W_RUNS_MEMO = W_LB + 3 * 5
+SCRATCH = W_RUNS_MEMO + 2 * RUNS_MEMO
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
