@@ -18,6 +18,7 @@ from .reading import (
     _hand_size,
     _keep_upto,
     _keepers,
+    _keepers_load,
     _known_row,
     _leaves_hand,
     _live_partners,
@@ -149,8 +150,9 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     the candidates with the most to gain first. The same card as asking every candidate about
     every code."""
     hrow = hand[seat]
+    # right after _keepers: the hand is loaded and its tables kept
     outs_h, all_live = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0,
-                                  -1e300)
+                                  -1e300, _keepers_load(rules))
     stand = _stand_mask(seat, hand, rules, pw, cand, m)
     best = -1
     best_i = m

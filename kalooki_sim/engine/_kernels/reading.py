@@ -495,7 +495,8 @@ def _plan_ok(seat, rules):
 @njit(cache=True, _nrt=False)
 def _keepers(seat, hand, rules, pol, pw, cand, m, now):
     """Mark (``+ 1 << 40``) the candidates of ``cand[:m]`` whose loss keeps ``seat``'s count
-    at ``now``; returns how many."""
+    at ``now``; returns how many. Except under V6's complete suit the hand is left loaded,
+    its tables kept in all-group and all-run contracts (:func:`_keepers_load`)."""
     hrow = hand[seat]
     keeps = 0
     if _one_kind(rules):
@@ -525,8 +526,16 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
     return keeps
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _keepers_load(rules):
+    """Does :func:`_keepers` leave the hand loaded for :func:`_outs_scan` (``loaded``)? In
+    all-group, all-run and mixed contracts; under V6's complete suit each candidate is loaded
+    in turn."""
+    return _one_kind(rules) or _mixed_keep(rules)
+
+
 @njit(cache=True, _nrt=False)
-def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
+def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=False):
     """The codes of bit mask ``cands`` with live copies (``live``) that cut ``seat``'s exact
     count below ``nd``, and their live copies: ``(mask, copies)``. Stops early, with too few
     copies, once ``pen + w`` x copies cannot reach ``beat``.
@@ -534,14 +543,22 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat):
     The same answer as asking :func:`_needed_upto` of the hand plus each code, cheaper: the
     count of the hand plus one card is, in all-group and all-run contracts, the search's root
     bound, rebuilt from the hand's (one rank and one suit change). Elsewhere most cards pass
-    that bound, and each is searched."""
-    av, j = _load_counts(seat, hand, rules, pw)
+    that bound, and each is searched.
+
+    ``loaded``: the hand is loaded (:func:`_load_counts`) and, in all-group and all-run
+    contracts, its tables kept (:func:`.plus.prepare_plus`) as :func:`_keepers` leaves them,
+    so neither is done again."""
+    if loaded:
+        av = hand[_seen_row(hand) + 1]
+        j = hand[seat, JOKER]
+    else:
+        av, j = _load_counts(seat, hand, rules, pw)
     cnt = pw[0]
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
     exact = _one_kind(rules)
-    if exact:
+    if exact and not loaded:
         NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
     left = 0
     for x in range(JOKER + 1):
