@@ -730,3 +730,44 @@ def test_R3_R4_needed_moved_counts_a_mixed_hand_one_card_off_or_on_as_a_fresh_co
                         assert got > cap, (i, x, d, cap)
                 seen[(d, c2[x // 13, x % 13 + 1] == (1 if d > 0 else 0))] += 1
     assert min(seen.values()) > 40 and len(seen) == 5, seen
+
+
+def test_R3_R4_prepare_moved_keeps_the_tables_prepare_plus_builds_for_a_hand_one_card_off():
+    """``plus.prepare_moved`` (an outs discard's candidates, issue 27) moves a whole hand's
+    kept tables (``keep_whole``) by one natural off instead of building them again: the
+    kept tables, ranks per kind and all-run count must be those ``prepare_plus`` keeps for
+    the hand less that card, and the counts one card on must agree, in all-group and all-run
+    contracts, a copy that cannot come included."""
+    from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as np_
+    from kalooki_sim.engine._kernels import workspace as ws
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(45), 300)
+    _, s = nk.new_workspace()
+    _, s2 = nk.new_workspace()
+    seen = Counter()
+    for i in range(len(jokers)):
+        c, j, g, r, a = counts[i], int(jokers[i]), int(gs[i]), int(rs[i]), avail[i]
+        if not (r == 0 or (g == 0 and not (v6[i] and r == 3))):
+            continue
+        v = bool(v6[i])
+        np_.prepare_plus(c, j, g, r, v, a, s)
+        np_.keep_whole(s)
+        for x in range(52):
+            if c[x // 13, x % 13 + 1] <= 0:
+                continue
+            c2, j2, a2 = moved_hand(c, j, a, x, -1)
+            if (i + x) % 9 == 0:
+                a2[x] = 0  # the copy given back cannot come (a card taken back, R13)
+            np_.prepare_moved(c2, j2, g, r, v, a2, s, x, -1)
+            np_.prepare_plus(c2, j2, g, r, v, a2, s2)
+            for lo, n in ((ws.W_SAVE, 48), (ws.W_KINDS, 8)):
+                assert (s[lo:lo + n] == s2[lo:lo + n]).all(), (i, x)
+            if r > 0:
+                assert s[ws.W_ROOT] == s2[ws.W_ROOT], (i, x)
+            for y in range(53):
+                if a2[y] > 0:
+                    assert (np_.root_moved(c2, j2, g, r, v, a2, s, y, 1)
+                            == np_.root_moved(c2, j2, g, r, v, a2, s2, y, 1)), (i, x, y)
+            seen["runs" if r > 0 else "groups"] += 1
+    assert seen["runs"] > 300 and seen["groups"] > 300, seen

@@ -153,6 +153,7 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     # right after _keepers: the hand is loaded and its tables kept
     outs_h, all_live = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0,
                                   -1e300, _keepers_load(rules))
+    NP.keep_whole(pw[2])  # the base of each candidate's tables
     stand = _stand_mask(seat, hand, rules, pw, cand, m)
     best = -1
     best_i = m
@@ -187,7 +188,7 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
         if asked != 0:
             hrow[c] -= 1
             _, o = _outs_scan(seat, hand, rules, pw, live, now, asked, pen + w * kept, w,
-                              best_score)
+                              best_score, True, c)
             hrow[c] += 1
         sc = pen + w * (kept + o)
         if sc > best_score or (sc == best_score and pick < best_i):

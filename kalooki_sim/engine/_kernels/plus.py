@@ -48,6 +48,7 @@ from .workspace import (
     W_ROOT,
     W_RSTAMP,
     W_SAVE,
+    W_SAVE0,
     W_SSTAMP,
     WINDOWS,
     W_a,
@@ -60,6 +61,29 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
     """Keep the hand's per-rank totals and cheapest runs for :func:`root_moved` (one card
     added or taken out changes one rank and one suit of them)."""
     _hand_tables(counts, jokers, r, avail, scratch)
+    _keep_tables(counts, jokers, g, r, v6, avail, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def prepare_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
+    """:func:`prepare_plus` of a hand one natural ``x`` on (``d = 1``) or off (-1) a hand
+    whose tables :func:`keep_whole` kept; ``counts``, ``avail`` as after the move. Its tables
+    are the kept ones moved by the card (issue 27: an outs discard scans candidates, each
+    one card off the hand)."""
+    _tables_moved(counts, jokers, r, avail, scratch, x, d, W_SAVE0)
+    _keep_tables(counts, jokers, g, r, v6, avail, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def keep_whole(scratch):
+    """Keep the tables :func:`prepare_plus` kept as the base of :func:`prepare_moved`."""
+    for i in range(48):
+        scratch[W_SAVE0 + i] = scratch[W_SAVE + i]
+
+
+@njit(cache=True, _nrt=False)
+def _keep_tables(counts, jokers, g, r, v6, avail, scratch):
+    """:func:`prepare_plus` once the hand's tables are in ``scratch``."""
     all_runs = runs_only(g, r, v6)
     if all_runs:
         _restamp(jokers, avail[JOKER], r, scratch)
@@ -406,13 +430,28 @@ def needed_moved(counts, jokers, g, r, avail, opts, scratch, x, d, cap, floor):
     (issue 27: a discard's keep checks ask of every candidate, each one card off the hand)."""
     if floor > cap:
         return floor
+    _tables_moved(counts, jokers, r, avail, scratch, x, d, W_SAVE)
+    root = _root(g, r, 1, jokers, avail[JOKER], scratch)
+    if root >= NO_WAY:
+        return NO_WAY
+    if root > cap:
+        return root
+    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
+
+
+@njit(cache=True, _nrt=False)
+def _tables_moved(counts, jokers, r, avail, scratch, x, d, base):
+    """The hand's tables (``H``, ``A``, ``NS``, suit masks) from those kept at ``base`` (as
+    :func:`prepare_plus` keeps them) of the hand before one natural ``x`` moved on
+    (``d = 1``) or off (-1); ``counts``, ``avail`` as after the move: its rank, and its suit
+    when the suit's masks move."""
     for k in range(1, 14):
-        scratch[W_H + k] = scratch[W_SAVE + k]
-        scratch[W_A + k] = scratch[W_SAVE + 14 + k]
+        scratch[W_H + k] = scratch[base + k]
+        scratch[W_A + k] = scratch[base + 14 + k]
     for i in range(12):
-        scratch[W_NS + i] = scratch[W_SAVE + 28 + i]
+        scratch[W_NS + i] = scratch[base + 28 + i]
     for i in range(8):
-        scratch[W_MASKS + i] = scratch[W_SAVE + 40 + i]
+        scratch[W_MASKS + i] = scratch[base + 40 + i]
     s = x // 13
     k = x % 13 + 1
     h = 0
@@ -423,10 +462,11 @@ def needed_moved(counts, jokers, g, r, avail, opts, scratch, x, d, cap, floor):
     scratch[W_H + k] = h
     scratch[W_A + k] = a
     aj = avail[JOKER]
-    if counts[s, k] == (1 if d > 0 else 0):  # the count went 0 <-> 1: the suit's masks move
+    # the count went 0 <-> 1: the suit's masks move (no runs: none kept)
+    if r > 0 and counts[s, k] == (1 if d > 0 else 0):
         bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k
-        held = scratch[W_SAVE + 40 + 2 * s]
-        add = scratch[W_SAVE + 40 + 2 * s + 1]
+        held = scratch[base + 40 + 2 * s]
+        add = scratch[base + 40 + 2 * s + 1]
         if d > 0:
             held |= bits
             add &= ~bits
@@ -436,12 +476,6 @@ def needed_moved(counts, jokers, g, r, avail, opts, scratch, x, d, cap, floor):
         scratch[W_MASKS + 2 * s] = held
         scratch[W_MASKS + 2 * s + 1] = add
         _cheapest_runs_masks(held, add, jokers + aj, scratch, s)
-    root = _root(g, r, 1, jokers, aj, scratch)
-    if root >= NO_WAY:
-        return NO_WAY
-    if root > cap:
-        return root
-    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
 
 
 @njit(cache=True, _nrt=False)

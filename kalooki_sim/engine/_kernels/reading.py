@@ -535,7 +535,7 @@ def _keepers_load(rules):
 
 
 @njit(cache=True, _nrt=False)
-def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=False):
+def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=False, off=-1):
     """The codes of bit mask ``cands`` with live copies (``live``) that cut ``seat``'s exact
     count below ``nd``, and their live copies: ``(mask, copies)``. Stops early, with too few
     copies, once ``pen + w`` x copies cannot reach ``beat``.
@@ -547,8 +547,11 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=Fals
 
     ``loaded``: the hand is loaded (:func:`_load_counts`) and, in all-group and all-run
     contracts, its tables kept (:func:`.plus.prepare_plus`) as :func:`_keepers` leaves them,
-    so neither is done again."""
-    if loaded:
+    so neither is done again. ``off``: the hand is the loaded one less its natural ``off``
+    (taken out of ``hand`` already), whose tables :func:`.plus.keep_whole` kept: the load
+    and the tables are moved by the card (:func:`.plus.prepare_moved`) and the load put
+    back after."""
+    if loaded or off >= 0:
         av = hand[_seen_row(hand) + 1]
         j = hand[seat, JOKER]
     else:
@@ -558,7 +561,15 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=Fals
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
     exact = _one_kind(rules)
-    if exact and not loaded:
+    was = 0
+    if off >= 0:
+        cnt[off // 13, off % 13 + 1] -= 1
+        was = av[off]
+        left = _copies_left(seat, hand, rules, off)
+        av[off] = left if left > 0 else 0
+        if exact:
+            NP.prepare_moved(cnt, j, g, r, v6, av, pw[2], off, -1)
+    elif exact and not loaded:
         NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
     left = 0
     for x in range(JOKER + 1):
@@ -580,6 +591,9 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=Fals
             continue
         mask |= 1 << x
         total += live[x]
+    if off >= 0:
+        av[off] = was
+        cnt[off // 13, off % 13 + 1] += 1
     return mask, total
 
 

@@ -63,7 +63,8 @@ W_LB = W_KINDS + 8
 # all-run counts by the suits' cheapest runs and the jokers: [RUNS_MEMO, 2] of (key + 1, count)
 RUNS_MEMO = 1024
 W_RUNS_MEMO = W_LB + 3 * 5
-SCRATCH = W_RUNS_MEMO + 2 * RUNS_MEMO
+W_SAVE0 = W_RUNS_MEMO + 2 * RUNS_MEMO  # a whole hand's W_SAVE tables, its candidates' base
+SCRATCH = W_SAVE0 + 48
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
