@@ -16,17 +16,16 @@ from .reading import (
     _distance_to_play,
     _group_cost,
     _hand_size,
-    _keep_upto,
+    _keep_count,
     _keepers,
     _keepers_load,
     _known_row,
     _leaves_hand,
     _live_partners,
     _memo_put,
-    _mixed_keep,
+    _mixed,
     _needed,
     _needed_memo,
-    _needed_upto,
     _outs_scan,
     _position_bit,
     _prepare_keeps,
@@ -117,21 +116,17 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     if pol[seat, P_OUTS] > 0 and (pol[seat, P_OUTS_MIXED] > 0 or rules[R_GROUPS] == 0
                                   or rules[R_RUNS] == 0):
         return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now)
-    mixed = _mixed_keep(rules)
+    mixed = _mixed(rules)
     av, j = _prepare_keeps(seat, hand, rules, pw) if mixed else (av, 0)
     for i in range(m):
         c = cand[i] % 64
-        if mixed:
-            nd = _keep_upto(seat, hand, rules, pw, av, j, c, now)  # the hand's tables moved
-        hrow[c] -= 1
-        if not mixed:
-            nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
+        nd = _keep_count(seat, hand, rules, pol, pw, av, j, c, now, mixed)
         if nd <= now:
             # the hand after this discard: what the next offers to this seat will ask about
+            hrow[c] -= 1
             _memo_put(seat, hand, ps, _state_key(seat, hand), nd)
             hrow[c] += 1
             return c
-        hrow[c] += 1
     c = cand[0] % 64
     hrow[c] -= 1
     _memo_put(seat, hand, ps, _state_key(seat, hand), now + 1)

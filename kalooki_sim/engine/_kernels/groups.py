@@ -38,28 +38,28 @@ def group_options(h, a):
     return (need0 if need0 <= a else NO_WAY), (need1 if need1 <= a else NO_WAY)
 
 
-def _kind_bits():
-    """Per rank, by ``min(h, 3) * 4 + min(a, 3)`` (more naturals or copies change nothing):
-    one in the byte of its kind, ``free, n1, n2, n3, j0, j1, j2`` (bytes 0-6) as
-    :func:`_kinds` counts them, or byte 7 when it can hold no group. Summed over ranks, the
-    bytes count the ranks of each kind."""
+def _kind_table():
+    """The kind of a rank by ``min(h, 3) * 4 + min(a, 3)`` (``h`` naturals held, ``a`` copies
+    addable; more change nothing): 0 free, 1-3 adds ``3 - h`` naturals, 4-6 must take a joker
+    and adds ``2 - h`` (0, 1, 2), 7 no group (:func:`group_options`)."""
     out = np.zeros(16, np.int64)
     for h in range(4):
         for a in range(4):
             c0, c1 = max(0, 3 - h), max(0, 2 - h)
             if c0 == 0:
-                kind = 0
+                out[h * 4 + a] = 0
             elif c0 <= a:
-                kind = c0
+                out[h * 4 + a] = c0
             elif c1 <= a:
-                kind = 4 + c1
+                out[h * 4 + a] = 4 + c1
             else:
-                kind = 7
-            out[h * 4 + a] = 1 << (8 * kind)
+                out[h * 4 + a] = 7
     return out
 
 
-_KIND_BITS = _kind_bits()
+_KIND = _kind_table()
+#: one in the byte of each kind: summed over ranks, the bytes count the ranks of each kind
+_KIND_BITS = np.left_shift(1, 8 * _KIND).astype(np.int64)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -67,7 +67,7 @@ def _kinds(rel, ho, ao, scratch):
     """The ranks of mask ``rel`` by kind: ``(free, n1, n2, n3, j0, j1, j2)``: free ones, those
     able to add all naturals by ``3 - h`` (1, 2, 3), those that must take a joker by
     ``2 - h`` (0, 1, 2). One table look-up per rank, the kinds counted in the bytes of one
-    word (:func:`_kind_bits`)."""
+    word (``_KIND_BITS``)."""
     acc = 0
     for k in range(1, 14):
         h = min(scratch[ho + k], 3)
@@ -106,16 +106,8 @@ def group_costs(g, rel, ho, ao, out, scratch):
 @njit(cache=True, _nrt=False, inline="always")
 def kind_of(h, a):
     """The kind of a rank holding ``h`` naturals with ``a`` copies addable, as :func:`_kinds`
-    counts it: 0 free, 1-3 adds ``3 - h`` naturals, 4-6 must take a joker and adds ``2 - h``
-    (0, 1, 2), 7 no group."""
-    c0, c1 = group_options(h, a)
-    if c0 == 0:
-        return 0
-    if c0 < NO_WAY:
-        return c0
-    if c1 < NO_WAY:
-        return 4 + c1
-    return 7
+    counts it (:func:`_kind_table`)."""
+    return _KIND[min(h, 3) * 4 + min(a, 3)]
 
 
 @njit(cache=True, _nrt=False)

@@ -240,16 +240,23 @@ def _relevant(g, r, w, jokers, aj, limit, scratch):
     b0, b1 = _rest_of_group_at(g, k_runs, jokers, aj, scratch)
     rel = 0
     for k in range(1, 14):
-        c0, c1 = group_options(scratch[W_H + k], scratch[W_A + k])
-        v = NO_WAY
-        if c1 < NO_WAY:
-            if c0 < NO_WAY and b0 < NO_WAY:
-                v = c0 + b0
-            if b1 < NO_WAY:
-                v = min(v, c1 + b1)
-        if v <= limit:
+        if _group_at(k, b0, b1, scratch) <= limit:
             rel |= 1 << k
     return rel
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _group_at(k, b0, b1, scratch):
+    """:func:`group_at_bound` of rank ``k`` from the rest of the contract
+    (:func:`_rest_of_group_at`): the rank's own group of 3 naturals or of 2 and a joker."""
+    c0, c1 = group_options(scratch[W_H + k], scratch[W_A + k])
+    v = NO_WAY
+    if c1 < NO_WAY:
+        if c0 < NO_WAY and b0 < NO_WAY:
+            v = c0 + b0
+        if b1 < NO_WAY:
+            v = min(v, c1 + b1)
+    return v
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -281,26 +288,8 @@ def group_at_bound(k, g, k_runs, jokers, aj, scratch):
     cheapest (``R`` of the root), that group and ``g - 1`` groups at their cheapest from the
     whole hand (``G`` at ``W_G1``), the jokers shared; ``NO_WAY`` if the rank cannot hold
     one."""
-    c0, c1 = group_options(scratch[W_H + k], scratch[W_A + k])
-    best = NO_WAY
-    if c1 >= NO_WAY:
-        return best
-    for t in range(min(2 * k_runs, TMAX) + 1):
-        rc = scratch[_r_at(0, k_runs, t)]
-        if rc >= NO_WAY:
-            continue
-        for m in range(g):
-            gc = scratch[W_G1 + m]
-            if gc >= NO_WAY:
-                continue
-            for ty in range(2):
-                cc = c0 if ty == 0 else c1
-                if cc >= NO_WAY:
-                    continue
-                extra = max(0, t + m + ty - jokers)
-                if extra <= aj:
-                    best = min(best, rc + gc + cc + extra)
-    return best
+    b0, b1 = _rest_of_group_at(g, k_runs, jokers, aj, scratch)
+    return _group_at(k, b0, b1, scratch)
 
 
 @njit(cache=True, _nrt=False)
@@ -641,13 +630,18 @@ def rank_totals(counts, avail, ho, ao, scratch):
     """Per rank 1-13 the naturals held, at ``scratch[ho + k]``, and the copies addable, at
     ``scratch[ao + k]`` (all suits)."""
     for k in range(1, 14):
-        h = 0
-        a = 0
-        for s in range(4):
-            h += counts[s, k]
-            a += avail[s * 13 + k - 1]
-        scratch[ho + k] = h
-        scratch[ao + k] = a
+        scratch[ho + k], scratch[ao + k] = rank_total(counts, avail, k)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rank_total(counts, avail, k):
+    """Rank ``k``'s naturals held and copies addable, all suits: ``(h, a)``."""
+    h = 0
+    a = 0
+    for s in range(4):
+        h += counts[s, k]
+        a += avail[s * 13 + k - 1]
+    return h, a
 
 
 @njit(cache=True, _nrt=False)

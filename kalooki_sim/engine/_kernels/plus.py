@@ -23,6 +23,7 @@ from .needed import (
     group_at_bound,
     needed_kernel,
     needed_upto,
+    rank_total,
     rank_totals,
     window_minima,
 )
@@ -250,15 +251,16 @@ def _masks_move(counts, s, k, d):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _moved_masks(scratch, s, k, d):
-    """Suit ``s``'s held and addable position masks (kept by :func:`prepare_plus`) with its
-    rank ``k`` held (``d = 1``) or addable (-1); the ace holds positions 1 and 14."""
+def _moved_masks(scratch, s, k, d, base=W_SAVE, addable=True):
+    """Suit ``s``'s held and addable position masks (kept at ``base`` as :func:`prepare_plus`
+    keeps them) with its rank ``k`` held (``d = 1``) or not (-1), then addable unless
+    ``addable`` is False (its copies all dead); the ace holds positions 1 and 14."""
     bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k
-    held = scratch[W_SAVE + 40 + 2 * s]
-    add = scratch[W_SAVE + 40 + 2 * s + 1]
+    held = scratch[base + 40 + 2 * s]
+    add = scratch[base + 40 + 2 * s + 1]
     if d > 0:
         return held | bits, add & ~bits
-    return held & ~bits, add | bits
+    return held & ~bits, (add | bits) if addable else add & ~bits
 
 
 @njit(cache=True, _nrt=False)
@@ -454,28 +456,13 @@ def _tables_moved(counts, jokers, r, avail, scratch, x, d, base):
         scratch[W_MASKS + i] = scratch[base + 40 + i]
     s = x // 13
     k = x % 13 + 1
-    h = 0
-    a = 0
-    for q in range(4):
-        h += counts[q, k]
-        a += avail[q * 13 + k - 1]
-    scratch[W_H + k] = h
-    scratch[W_A + k] = a
-    aj = avail[JOKER]
+    scratch[W_H + k], scratch[W_A + k] = rank_total(counts, avail, k)
     # the count went 0 <-> 1: the suit's masks move (no runs: none kept)
     if r > 0 and counts[s, k] == (1 if d > 0 else 0):
-        bits = (1 << 1) | (1 << 14) if k == 1 else 1 << k
-        held = scratch[base + 40 + 2 * s]
-        add = scratch[base + 40 + 2 * s + 1]
-        if d > 0:
-            held |= bits
-            add &= ~bits
-        else:
-            held &= ~bits
-            add = add | bits if avail[x] > 0 else add & ~bits
+        held, add = _moved_masks(scratch, s, k, d, base, avail[x] > 0)
         scratch[W_MASKS + 2 * s] = held
         scratch[W_MASKS + 2 * s + 1] = add
-        _cheapest_runs_masks(held, add, jokers + aj, scratch, s)
+        _cheapest_runs_masks(held, add, jokers + avail[JOKER], scratch, s)
 
 
 @njit(cache=True, _nrt=False)

@@ -438,7 +438,7 @@ def _exact_of(seat, rules, pw, av, j, card, off, cap, floor):
     pw[2][NK.W_LEAF + 16] = 0
     if off >= 0:
         n = NP.needed_moved(pw[0], j, g, r, av, pw[1], pw[2], off, -1, cap2, floor)
-    elif 0 <= card < JOKER and not _one_kind(rules) and not (v6 and r == 3):
+    elif 0 <= card < JOKER and _mixed(rules):
         n = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap2, floor)
     else:
         n = NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap2, floor)
@@ -450,10 +450,24 @@ def _exact_of(seat, rules, pw, av, j, card, off, cap, floor):
 
 
 @njit(cache=True, _nrt=False)
-def _mixed_keep(rules):
-    """Keep checks of a mixed contract (not V6's complete suit): each candidate's count is
-    the hand's tables moved by one card (:func:`_keep_upto`)."""
+def _mixed(rules):
+    """A mixed contract, not V6's complete suit: counts are searched, a seat keeps a plan,
+    a cut is refuted by :func:`.plus.needed_cut` and each keep check's count is the hand's
+    tables moved by one card (:func:`_keep_upto`)."""
     return not _one_kind(rules) and not (rules[R_V6] == 1 and rules[R_RUNS] == 3)
+
+
+@njit(cache=True, _nrt=False)
+def _keep_count(seat, hand, rules, pol, pw, av, j, c, now, mixed):
+    """The keep check of candidate ``c``: :func:`_needed_upto` of ``seat``'s hand less ``c``
+    with cap and floor ``now``; in a mixed contract (``mixed``) from the tables
+    :func:`_prepare_keeps` kept (``av``, ``j``). The hand is left as it was."""
+    if mixed:
+        return _keep_upto(seat, hand, rules, pw, av, j, c, now)
+    hand[seat, c] -= 1
+    n = _needed_upto(seat, hand, rules, pol, pw, now, now)
+    hand[seat, c] += 1
+    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -489,7 +503,7 @@ def _keep_upto(seat, hand, rules, pw, av, j, c, now):
 def _plan_ok(seat, rules):
     """Is a plan kept for ``seat`` (:func:`.plus.keep_plan`)? In mixed contracts, not V6's
     complete suit, seats 0-7: elsewhere counts are not searched."""
-    return not _one_kind(rules) and not (rules[R_V6] == 1 and rules[R_RUNS] == 3) and seat < 8
+    return _mixed(rules) and seat < 8
 
 
 @njit(cache=True, _nrt=False)
@@ -511,15 +525,10 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
                 keeps += 1
                 cand[i] += 1 << 40
         return keeps
-    av, j = _prepare_keeps(seat, hand, rules, pw) if _mixed_keep(rules) else (hrow, 0)
+    mixed = _mixed(rules)
+    av, j = _prepare_keeps(seat, hand, rules, pw) if mixed else (hrow, 0)
     for i in range(m):
-        c = cand[i] % 64
-        if _mixed_keep(rules):
-            nd = _keep_upto(seat, hand, rules, pw, av, j, c, now)
-        else:
-            hrow[c] -= 1
-            nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
-            hrow[c] += 1
+        nd = _keep_count(seat, hand, rules, pol, pw, av, j, cand[i] % 64, now, mixed)
         if nd <= now:
             keeps += 1
             cand[i] += 1 << 40
@@ -531,7 +540,7 @@ def _keepers_load(rules):
     """Does :func:`_keepers` leave the hand loaded for :func:`_outs_scan` (``loaded``)? In
     all-group, all-run and mixed contracts; under V6's complete suit each candidate is loaded
     in turn."""
-    return _one_kind(rules) or _mixed_keep(rules)
+    return _one_kind(rules) or _mixed(rules)
 
 
 @njit(cache=True, _nrt=False)
