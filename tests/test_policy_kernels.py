@@ -270,3 +270,32 @@ def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
         RD._from_pile(1, x, hand, ps, gs)  # a dead card back to a hand
         assert (ps[:, E.PS_NC_HVAL] == -1).all() and RD._memo_floor(0, hand, ps) == 0
     assert floors > 200 and rises > 10 and drops > 5
+
+
+def test_state_key_is_one_per_hand_and_dead_cards_and_hand_key_ignores_the_dead():
+    """The memos' keys (issue 27): the same hand and dead cards give the same key, any other
+    pair a different one (checked on every hand one card on, off or dead from a few random
+    ones, where a sum of weights could collide); the hand key moves with the hand alone."""
+    rng = np.random.default_rng(31)
+    P = 4
+    sr = RD._seen_row(np.zeros((2 * P + 4, 53)))
+    states, hands = {}, {}
+    for _ in range(40):
+        base = np.zeros((2 * P + 4, 53), np.int64)
+        base[1] = _row(random_hand(rng, 12))
+        base[sr, rng.choice(52, 10, replace=False)] = 1
+        variants = [base]
+        for c in range(53):
+            for row, d in ((1, 1), (1, -1), (sr, 1)):
+                if base[row, c] + d >= 0:
+                    v = base.copy()
+                    v[row, c] += d
+                    variants.append(v)
+        for v in variants:
+            state = (v[1].tobytes(), v[sr].tobytes())
+            k = int(RD._state_key(1, v))
+            assert states.setdefault(k, state) == state
+            assert k == int(RD._state_key(1, v.copy())) and 0 <= k < 2 ** 62
+            hk = int(RD._hand_key(1, v))
+            assert hands.setdefault(hk, v[1].tobytes()) == v[1].tobytes()
+    assert len(states) > 40 * 100 and len(hands) > 40 * 60

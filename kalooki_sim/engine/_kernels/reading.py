@@ -612,20 +612,34 @@ def _state_key(seat, hand):
     return _row_key(seat, hand, 16)
 
 
+def _key_weights(n):
+    """One odd 64-bit weight per code (splitmix of the code): what :func:`_row_key` sums."""
+    out = np.zeros(n, np.uint64)
+    x = 0x2545F4914F6CDD1D
+    for c in range(n):
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        out[c] = (z ^ (z >> 31)) | 1
+    return out
+
+
+_KEY_WEIGHTS = _key_weights(N_CODES)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _row_key(seat, hand, dead_weight):
     """A 62-bit hash of ``seat``'s hand, with the dead cards at ``dead_weight`` (16: the
-    state, 0: the hand alone): eight codes to a word (a byte each: copies held + weight x dead
-    copies), then one mix per word."""
+    state, 0: the hand alone): each code's copies held + weight x dead copies times the
+    code's odd weight, summed (one multiply-add per code, issue 27: the seats' memos ask it
+    hundreds of times a hand), then one mix. Two rows differing by small counts collide
+    only if the weights' sum of their differences is 0 mod 2**64."""
     dead = hand[_seen_row(hand)]
     k = uint64(seat)
-    w = uint64(0)
     for c in range(N_CODES):
-        w = (w << uint64(8)) | uint64((hand[seat, c] + dead_weight * dead[c]) & 255)
-        if c % 8 == 7 or c == N_CODES - 1:
-            k = R._splitmix(k ^ w)
-            w = uint64(0)
-    return np.int64(k >> uint64(2))
+        k += uint64(hand[seat, c] + dead_weight * dead[c]) * _KEY_WEIGHTS[c]
+    return np.int64(R._splitmix(k) >> uint64(2))
 
 
 @njit(cache=True, _nrt=False)
