@@ -771,3 +771,27 @@ def test_R3_R4_prepare_moved_keeps_the_tables_prepare_plus_builds_for_a_hand_one
                             == np_.root_moved(c2, j2, g, r, v, a2, s2, y, 1)), (i, x, y)
             seen["runs" if r > 0 else "groups"] += 1
     assert seen["runs"] > 300 and seen["groups"] > 300, seen
+
+
+def test_R4_suit_runs_remembered_by_masks_are_the_window_minima_of_the_suit():
+    """A suit's cheapest runs, remembered by its masks (issue 27), are always the windows'
+    own minima: on random masks asked many times over, with the memo full and its slots
+    shared by many keys; a fresh workspace answers the same."""
+    from kalooki_sim.engine._kernels import needed as NK
+    from kalooki_sim.engine._kernels.workspace import RUNS_OF
+
+    rng = np.random.default_rng(41)
+    _, scratch = NK.new_workspace()
+    asked = [(int(h) << 1, int(a) << 1, int(j)) for h, a, j in zip(
+        rng.integers(0, 1 << 14, 3 * RUNS_OF), rng.integers(0, 1 << 14, 3 * RUNS_OF),
+        rng.integers(0, 4, 3 * RUNS_OF), strict=True)]
+    asked = [(h, a & ~h, j) for h, a, j in asked]
+    remembered = 0
+    for h, a, j in asked + asked[::-1] + asked[:500]:
+        want = NK.window_minima(h, a, j, NK.ALL_POSITIONS)
+        before = scratch.copy()
+        assert NK.suit_runs(h, a, j, scratch) == want, (h, a, j)
+        remembered += int((before == scratch).all())
+    assert remembered > RUNS_OF // 2  # answers came from the memo
+    assert NK.suit_runs(0b1111 << 3, 0, 0, NK.new_workspace()[1]) == (0, 0, 0)
+    assert NK.suit_runs(0, 0, 0, NK.new_workspace()[1])[0] == NK.NO_WAY

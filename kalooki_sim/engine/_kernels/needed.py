@@ -66,6 +66,7 @@ from .workspace import (
     N_W,
     RANKS13,
     RUNS_MEMO,
+    RUNS_OF,
     SCRATCH,
     TMAX,
     W_A,
@@ -83,6 +84,7 @@ from .workspace import (
     W_PERM,
     W_R,
     W_RUNS_MEMO,
+    W_RUNS_OF,
     W_SKEY,
     W_ST,
     WINDOWS,
@@ -146,10 +148,30 @@ def window_minima(held, add, maxj, through):
     return b0, b1, b2
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def suit_runs(held, add, maxj, scratch):
+    """:func:`window_minima` of a whole suit (every window), remembered by the suit's masks
+    and the jokers to be had (issue 27: the one-card moves of a decision ask the same suit
+    masks again and again, candidate after candidate): ``(b0, b1, b2)``."""
+    key = (held | (add << 15) | (min(maxj, 2) << 30)) + 1
+    o = W_RUNS_OF + 2 * (((key * 0x9E3779B1) >> 19) & (RUNS_OF - 1))
+    if scratch[o] == key:
+        v = scratch[o + 1]
+        b0 = v & 255
+        b1 = (v >> 8) & 255
+        b2 = v >> 16
+        return (NO_WAY if b0 == 255 else b0, NO_WAY if b1 == 255 else b1,
+                NO_WAY if b2 == 255 else b2)
+    b0, b1, b2 = window_minima(held, add, maxj, ALL_POSITIONS)
+    scratch[o] = key
+    scratch[o + 1] = min(b0, 255) | (min(b1, 255) << 8) | (min(b2, 255) << 16)
+    return b0, b1, b2
+
+
 @njit(cache=True, _nrt=False)
 def _cheapest_runs_masks(held, add, maxj, scratch, s):
     """:func:`_cheapest_runs_of` from the suit's held and addable position masks."""
-    b0, b1, b2 = window_minima(held, add, maxj, ALL_POSITIONS)
+    b0, b1, b2 = suit_runs(held, add, maxj, scratch)
     scratch[W_NS + s * 3] = b0
     scratch[W_NS + s * 3 + 1] = b1
     scratch[W_NS + s * 3 + 2] = b2

@@ -14,7 +14,6 @@ from numba import njit
 
 from .groups import group_costs, groups_of_kinds, kind_of
 from .needed import (
-    ALL_POSITIONS,
     NO_WAY,
     _cheapest_runs_masks,
     _deepen,
@@ -25,6 +24,7 @@ from .needed import (
     needed_upto,
     rank_total,
     rank_totals,
+    suit_runs,
     window_minima,
 )
 from .workspace import (
@@ -312,7 +312,7 @@ def _suit_moved(counts, jokers, aj, scratch, s, k, d):
     if not _masks_move(counts, s, k, d):
         return True, scratch[o], scratch[o + 1], scratch[o + 2]
     held, add = _moved_masks(scratch, s, k, d)
-    f0, f1, f2 = window_minima(held, add, jokers + aj, ALL_POSITIONS)
+    f0, f1, f2 = suit_runs(held, add, jokers + aj, scratch)
     return f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2], f0, f1, f2
 
 

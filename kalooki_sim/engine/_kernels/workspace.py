@@ -64,7 +64,11 @@ W_LB = W_KINDS + 8
 RUNS_MEMO = 1024
 W_RUNS_MEMO = W_LB + 3 * 5
 W_SAVE0 = W_RUNS_MEMO + 2 * RUNS_MEMO  # a whole hand's W_SAVE tables, its candidates' base
-SCRATCH = W_SAVE0 + 48
+# a suit's cheapest runs by its masks (:func:`.needed.suit_runs`): [RUNS_OF, 2] of
+# (key + 1, the three counts in bytes)
+RUNS_OF = 4096
+W_RUNS_OF = W_SAVE0 + 48
+SCRATCH = W_RUNS_OF + 2 * RUNS_OF
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
