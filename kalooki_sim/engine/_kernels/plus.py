@@ -234,12 +234,14 @@ def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     In all-group contracts a natural's suit changes nothing (only its rank's held and addable
     copies move), so the four suits of a rank are one question: its answer is remembered
     per rank and direction until the next :func:`prepare_plus`."""
-    if r == 0 and x != JOKER:
-        o = W_MEMO + (14 if d > 0 else 0) + x % 13 + 1
-        if scratch[o] < 0:
-            scratch[o] = _moved(counts, jokers, g, r, v6, avail, scratch, x, d)
+    o = W_MEMO + (14 if d > 0 else 0) + x % 13 + 1
+    memo = r == 0 and x != JOKER
+    if memo and scratch[o] >= 0:
         return scratch[o]
-    return _moved(counts, jokers, g, r, v6, avail, scratch, x, d)
+    v = _moved(counts, jokers, g, r, v6, avail, scratch, x, d)
+    if memo:
+        scratch[o] = v
+    return v
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -263,7 +265,7 @@ def _moved_masks(scratch, s, k, d, base=W_SAVE, addable=True):
     return held & ~bits, (add | bits) if addable else add & ~bits
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _runs_only_moved(counts, jokers, r, avail, scratch, x, d):
     """:func:`_moved` of an all-run contract (not V6's complete suit), from the hand's saved
     tables alone: a joker moves only the bound's sharing of jokers; a natural moves its suit's
@@ -316,7 +318,7 @@ def _suit_moved(counts, jokers, aj, scratch, s, k, d):
     return f0 == scratch[o] and f1 == scratch[o + 1] and f2 == scratch[o + 2], f0, f1, f2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """:func:`root_moved` itself, worked out from the hand's tables."""
     if runs_only(g, r, v6):
