@@ -77,7 +77,7 @@ def _kinds(rel, ho, ao, scratch):
             (acc >> 32) & 255, (acc >> 40) & 255, (acc >> 48) & 255)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def group_costs(g, rel, ho, ao, out, scratch):
     """``out[m]`` (m = 0..g): least naturals to add for ``g`` groups of distinct ranks in the
     rank mask ``rel`` using ``m`` jokers (``NO_WAY`` where none): the group DP's answer.

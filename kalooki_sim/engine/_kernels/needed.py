@@ -222,7 +222,7 @@ def _run_table_upto(scratch, kmax):
                 scratch[_r_at(d, k, t)] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _bound(nadd, jok, d, k, g, jokers, aj, scratch, go):
     """Least cost of a node: ``nadd`` naturals and ``jok`` jokers in its runs, ``k`` runs still
     wanted from the levels ``d..3`` at their cheapest (``R``), the groups from ``G`` at ``go``,
@@ -314,7 +314,7 @@ def group_at_bound(k, g, k_runs, jokers, aj, scratch):
     return _group_at(k, b0, b1, scratch)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _apply(opts, s, i, sign, scratch):
     """Take (sign -1) or give back (+1) the relevant naturals option ``i`` of suit ``s`` uses."""
     kh = opts[s, i, N_KH]
