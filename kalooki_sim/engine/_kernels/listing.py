@@ -231,7 +231,7 @@ def _list_complete(held, add, maxj, rel_h, rel_a, opts_s):
     return kept
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _prune(opts_s, n):
     """Drop, in place, the options another one dominates: fewer or as many added naturals and
     jokers, and a subset of the relevant ranks touched (options sorted cheapest first, so a

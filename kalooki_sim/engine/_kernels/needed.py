@@ -95,7 +95,7 @@ from .workspace import (
 from .workspace import W_PLANS as W_PLANS  # the seats' plans: read by .reading
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _suit_masks(counts, avail, s):
     """Position masks of suit ``s``: held naturals and missing-but-addable naturals."""
     held = 0
@@ -116,7 +116,7 @@ def _cheapest_runs(counts, avail, maxj, scratch):
         _cheapest_runs_of(counts, avail, maxj, scratch, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _cheapest_runs_of(counts, avail, maxj, scratch, s):
     """``NS[s, t]`` of :func:`_cheapest_runs` for the one suit ``s`` (a look-up per window);
     with the suit's masks at ``W_MASKS``."""
@@ -168,7 +168,7 @@ def suit_runs(held, add, maxj, scratch):
     return b0, b1, b2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _cheapest_runs_masks(held, add, maxj, scratch, s):
     """:func:`_cheapest_runs_of` from the suit's held and addable position masks."""
     b0, b1, b2 = suit_runs(held, add, maxj, scratch)
