@@ -222,7 +222,7 @@ def _runs_through(scratch, s, r, t, f0, f1, f2):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def root_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """The root bound :func:`needed_upto` starts from, for the hand with one ``x`` (a code;
     52 = joker) added (``d = 1``; a copy must be addable) or taken out (``d = -1``; one must be
@@ -345,7 +345,7 @@ def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     return _root(g, r, w, jokers, avail[JOKER], scratch)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _groups_moved(jokers, g, aj, scratch, x, d):
     """:func:`_moved` of an all-group contract: the count from the kept hand's ranks per kind
     (:func:`.groups.kind_of`), the card's rank moved from its kind to its new one (a joker
