@@ -291,7 +291,7 @@ def _mismatches(seed, n_hands):
 
     @njit
     def both(counts, jokers, gs, rs, v6, avail, new, old):
-        o1, s1 = np.zeros((4, nk.CAPACITY, nk.N_COLS), np.int64), np.zeros(nk.SCRATCH, np.int64)
+        o1, s1 = np.zeros((4, nk.OPT_ROWS, nk.N_COLS), np.int64), np.zeros(nk.SCRATCH, np.int64)
         o2 = np.zeros((4, needed_original.CAPACITY, needed_original.N_COLS), np.int64)
         s2 = np.zeros(needed_original.SCRATCH, np.int64)
         for i in range(counts.shape[0]):
@@ -345,7 +345,7 @@ def _upto_violations(seed, n_hands):
 
     @njit
     def run(counts, jokers, gs, rs, v6, avail, exact, upto):
-        o, s = np.zeros((4, nk.CAPACITY, nk.N_COLS), np.int64), np.zeros(nk.SCRATCH, np.int64)
+        o, s = np.zeros((4, nk.OPT_ROWS, nk.N_COLS), np.int64), np.zeros(nk.SCRATCH, np.int64)
         for i in range(counts.shape[0]):
             exact[i] = nk.needed_kernel(counts[i], jokers[i], gs[i], rs[i], v6[i], avail[i], o, s)
             top = min(exact[i], 20)

@@ -9,9 +9,11 @@ from numba import njit
 
 from .windows import NO_WAY, WINDOW_JOK, WINDOW_MASKS
 from .workspace import (
+    CAPACITY,
     COMPLETE,
     LC_ENTRY,
     LC_K,
+    LC_ROWS,
     N_COLS,
     N_FPA,
     N_FPH,
@@ -27,6 +29,7 @@ from .workspace import (
     W_LNEXT,
     W_LSLOT,
     W_MASKS,
+    W_OBASE,
     W_TMP,
     _popcount,
     _ranks_of,
@@ -35,7 +38,8 @@ from .workspace import (
 
 @njit(cache=True, _nrt=False)
 def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
-    """The useful run options of suit ``s`` into ``opts_s``, cheapest first; return the count.
+    """The useful run options of suit ``s`` into its rows of ``opts_s``, cheapest first, from
+    row ``scratch[W_OBASE + s]``; return the count.
 
     ``mode``: :data:`WINDOWS` lists 4-card windows, :data:`COMPLETE` only V6's complete suits.
 
@@ -46,13 +50,15 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     the hand's, left at ``W_MASKS`` by :func:`_hand_tables`.
 
     The listing depends on the relevant ranks only where the suit holds or could add a
-    natural, so the last ``LC_K`` listings of each suit are kept by that key and copied back
-    when it comes again (about half do, issue 27).
+    natural, so the last ``LC_K`` listings of each suit are kept by that key, each in its own
+    rows of ``opts_s`` (after ``CAPACITY``), and searched there when it comes again (about
+    half do, issue 27).
     """
     held = scratch[W_MASKS + 2 * s]
     add = scratch[W_MASKS + 2 * s + 1]
     scratch[W_LSLOT + s] = -1
     if mode == COMPLETE:
+        scratch[W_OBASE + s] = 0
         return _list_complete(held, add, maxj, rel_h, rel_a, opts_s)
     mj = min(maxj, 2)
     rel_h &= _ranks_of(held)
@@ -62,15 +68,14 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
         o = base + e * LC_ENTRY
         if (scratch[o] == held + 1 and scratch[o + 1] == add and scratch[o + 2] == mj
                 and scratch[o + 3] == rel_h and scratch[o + 4] == rel_a):
-            n = scratch[o + 5]
-            for q in range(n):
-                for c in range(N_COLS):
-                    opts_s[q, c] = scratch[o + 7 + q * N_COLS + c]
             scratch[W_LSLOT + s] = o
-            return n
-    n = _list_windows(held, add, mj, rel_h, rel_a, opts_s, scratch)
-    o = base + scratch[W_LNEXT + s] * LC_ENTRY
-    scratch[W_LNEXT + s] = (scratch[W_LNEXT + s] + 1) % LC_K
+            scratch[W_OBASE + s] = CAPACITY + e * LC_ROWS
+            return scratch[o + 5]
+    e = scratch[W_LNEXT + s]
+    scratch[W_LNEXT + s] = (e + 1) % LC_K
+    row = CAPACITY + e * LC_ROWS
+    n = _list_windows(held, add, mj, rel_h, rel_a, opts_s[row:], scratch)
+    o = base + e * LC_ENTRY
     scratch[o] = held + 1  # 0: an empty entry
     scratch[o + 1] = add
     scratch[o + 2] = mj
@@ -79,9 +84,7 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     scratch[o + 5] = n
     scratch[o + 6] = 0
     scratch[W_LSLOT + s] = o
-    for q in range(n):
-        for c in range(N_COLS):
-            scratch[o + 7 + q * N_COLS + c] = opts_s[q, c]
+    scratch[W_OBASE + s] = row
     return n
 
 
@@ -260,17 +263,14 @@ def _prune(opts_s, n):
 
 @njit(cache=True, _nrt=False)
 def _prune_kept(opts, nopt, s, scratch):
-    """:func:`_prune` suit ``s``'s options, and its kept listing with them, once: a later
-    search of that listing starts pruned (the same counts: a dominated option never makes a
-    cheaper leaf)."""
+    """:func:`_prune` suit ``s``'s options in place (its kept listing with them), once: a
+    later search of that listing starts pruned (the same counts: a dominated option never
+    makes a cheaper leaf)."""
     o = scratch[W_LSLOT + s]
     if o >= 0 and scratch[o + 6] == 1:
         return  # listed from a kept listing already pruned
-    n = _prune(opts[s], nopt[s])
+    n = _prune(opts[s, scratch[W_OBASE + s]:], nopt[s])
     nopt[s] = n
     if o >= 0:
         scratch[o + 5] = n
         scratch[o + 6] = 1
-        for q in range(n):
-            for c in range(N_COLS):
-                scratch[o + 7 + q * N_COLS + c] = opts[s, q, c]

@@ -38,7 +38,8 @@ Method
 
 Workspace layout
 ----------------
-``opts[4, CAPACITY, N_COLS]`` (int64): run options per suit, columns ``N_*``, cheapest first.
+``opts[4, OPT_ROWS, N_COLS]`` (int64): run options per suit, columns ``N_*``, cheapest first,
+from row ``W_OBASE`` of the suit (kept listings have rows of their own).
 ``scratch[SCRATCH]`` (int64): offsets ``W_*`` of :mod:`.workspace`. Nothing is allocated in
 the search. The run options of a suit are listed by :mod:`.listing`.
 """
@@ -52,7 +53,6 @@ from .groups import group_costs, group_options, groups_alone
 from .listing import _list_suit, _prune_kept
 from .windows import _WINDOW_COST, NO_WAY
 from .workspace import (
-    CAPACITY,
     COMPLETE,
     GMAX,
     JOKER,
@@ -64,6 +64,7 @@ from .workspace import (
     N_KH,
     N_NADD,
     N_W,
+    OPT_ROWS,
     RANKS13,
     RUNS_MEMO,
     RUNS_OF,
@@ -81,6 +82,7 @@ from .workspace import (
     W_MASKS,
     W_NOPT,
     W_NS,
+    W_OBASE,
     W_PERM,
     W_R,
     W_RUNS_MEMO,
@@ -317,6 +319,7 @@ def group_at_bound(k, g, k_runs, jokers, aj, scratch):
 @njit(cache=True, _nrt=False, inline="always")
 def _apply(opts, s, i, sign, scratch):
     """Take (sign -1) or give back (+1) the relevant naturals option ``i`` of suit ``s`` uses."""
+    i += scratch[W_OBASE + s]
     kh = opts[s, i, N_KH]
     while kh:
         low = kh & -kh
@@ -377,9 +380,10 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
         jok = st[d * 3 + 1]
         level_g = gi[d]
         if i >= 0:
-            na = opts[s, i, N_NADD]
-            t = opts[s, i, N_JOK]
-            wi = opts[s, i, N_W]
+            row = scratch[W_OBASE + s] + i
+            na = opts[s, row, N_NADD]
+            t = opts[s, row, N_JOK]
+            wi = opts[s, row, N_W]
             nadd += na
             jok += t
             runs += wi
@@ -397,7 +401,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
             b = lpb[d]
             if b > bound_lim:
                 continue
-            if opts[s, i, N_KH] | opts[s, i, N_KA]:
+            if opts[s, row, N_KH] | opts[s, row, N_KA]:
                 _apply(opts, s, i, -1, scratch)
                 taken[d] = 1
                 level_g = d + 1
@@ -455,6 +459,7 @@ def _keep_leaf(opts, d, scratch):
         s = scratch[W_PERM + e]
         i = scratch[W_IDX + e]
         if i >= 0:
+            i += scratch[W_OBASE + s]
             scratch[W_LEAF + 4 * s] = opts[s, i, N_FPH]
             scratch[W_LEAF + 4 * s + 1] = opts[s, i, N_FPA]
             scratch[W_LEAF + 4 * s + 2] = opts[s, i, N_JOK]
@@ -492,7 +497,7 @@ def needed_upto(counts, jokers, g, r, v6, avail, opts, scratch, cap, floor=0):
         V6: a complete 13-card run stands for the three runs when ``r == 3``.
     avail : int64[53]
         Copies the pack can still supply per code (52 = joker).
-    opts : int64[4, CAPACITY, N_COLS]
+    opts : int64[4, OPT_ROWS, N_COLS]
         Workspace for run options.
     scratch : int64[SCRATCH]
         Workspace (offsets ``W_*``).
@@ -624,7 +629,7 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
             # suits touching relevant ranks first, fewest options first
             for s in range(4):
                 perm[s] = s
-                scratch[W_SKEY + s] = _suit_rank(opts, nopt, s)
+                scratch[W_SKEY + s] = _suit_rank(opts, nopt, s, scratch[W_OBASE + s])
             for a_ in range(4):
                 for b_ in range(a_ + 1, 4):
                     sa = perm[a_]
@@ -701,11 +706,11 @@ def _root(g, r, w, jokers, aj, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _suit_rank(opts, nopt, s):
+def _suit_rank(opts, nopt, s, row):
     """Search order key of suit ``s``: the suits whose options all leave the groups alone
     (one key) last, else by their number of options."""
     free = True
-    for i in range(nopt[s]):
+    for i in range(row, row + nopt[s]):
         if opts[s, i, N_KH] | opts[s, i, N_KA]:
             free = False
             break
@@ -714,4 +719,4 @@ def _suit_rank(opts, nopt, s):
 
 def new_workspace():
     """Preallocated workspaces for :func:`needed_kernel`: ``(opts, scratch)``."""
-    return np.zeros((4, CAPACITY, N_COLS), np.int64), np.zeros(SCRATCH, np.int64)
+    return np.zeros((4, OPT_ROWS, N_COLS), np.int64), np.zeros(SCRATCH, np.int64)

@@ -146,6 +146,6 @@ def new_table_jit(players, pack_size, log_rows):
         np.zeros((4, 14), np.int64),
         np.zeros(L.MELD_COLS, np.int64),
         np.zeros((players + 2, 2), np.uint64),
-        np.zeros((4, NK.CAPACITY, NK.N_COLS), np.int64),
+        np.zeros((4, NK.OPT_ROWS, NK.N_COLS), np.int64),
         np.zeros(NK.SCRATCH, np.int64),
     )

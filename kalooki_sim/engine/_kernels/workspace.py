@@ -2,7 +2,8 @@
 the scratch vector and two bit helpers, shared by the search (:mod:`.needed`), its run
 listings (:mod:`.listing`) and the one-card moves (:mod:`.plus`).
 
-``opts[4, CAPACITY, N_COLS]`` (int64): run options per suit, columns ``N_*``, cheapest first.
+``opts[4, OPT_ROWS, N_COLS]`` (int64): run options per suit, columns ``N_*``, cheapest first,
+from row ``W_OBASE`` of the suit.
 ``scratch[SCRATCH]`` (int64): offsets ``W_*`` below. Nothing is allocated in the search.
 """
 
@@ -43,13 +44,19 @@ W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves
 W_LEAF = W_ROOT + 1  # [4 suits, 4] + 1: the last leaf's runs (:func:`_keep_leaf`), and "set"
 W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy (issue 27)
 LC_K = 8  # listings kept per suit (:func:`_list_suit`)
-#: a listing's key (5), its count, 1 once pruned (:func:`_prune`), its options (11 x 8 at most)
-LC_ENTRY = 7 + 88 * N_COLS
+#: a listing's key (5), its count, 1 once pruned (:func:`_prune`); its options (11 x 8 at
+#: most) stay in the suit's rows of ``opts``, from ``CAPACITY + slot * LC_ROWS``
+LC_ENTRY = 7
+LC_ROWS = 11 * 8
+#: rows of ``opts`` per suit: the searched listing of V6's complete suits from row 0, the
+#: kept window listings after it (the search reads a suit's options from ``W_OBASE``)
+OPT_ROWS = CAPACITY + LC_K * LC_ROWS
 W_LCACHE = W_PLANS + 8 * 20  # [4 suits, LC_K, LC_ENTRY]
 W_LNEXT = W_LCACHE + 4 * LC_K * LC_ENTRY  # per suit, the entry to replace next
 W_LSLOT = W_LNEXT + 4  # per suit, the kept listing its options came from (-1: none)
 W_SKEY = W_LSLOT + 4  # per suit, its search order key (:func:`_suit_rank`)
-W_RSTAMP = W_SKEY + 4  # the last stamp given out by :func:`.plus.prepare_plus`
+W_OBASE = W_SKEY + 4  # per suit, the row of ``opts`` its searched options start at
+W_RSTAMP = W_OBASE + 4  # the last stamp given out by :func:`.plus.prepare_plus`
 W_R3OK = W_RSTAMP + 1  # per suit, the stamp its R3 table was built under (all-run contracts)
 # per suit, the stamp of the other suits' cheapest runs (and the jokers) its R3 table and
 # its moved counts are worked out from: kept while those stand (all-run contracts)
