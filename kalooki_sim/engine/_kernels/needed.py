@@ -102,13 +102,13 @@ def _suit_masks(counts, avail, s):
     """Position masks of suit ``s``: held naturals and missing-but-addable naturals."""
     held = 0
     add = 0
-    for p in range(1, 15):
-        k = 1 if p == 14 else p
-        if counts[s, k] > 0:
-            held |= 1 << p
-        elif avail[s * 13 + k - 1] > 0:
-            add |= 1 << p
-    return held, add
+    for k in range(1, 14):
+        # branch-free: the hand's tables build the four suits' masks at every count
+        h = np.int64(counts[s, k] > 0)
+        held |= h << k
+        add |= (np.int64(avail[s * 13 + k - 1] > 0) & (1 - h)) << k
+    # the ace also stands at position 14
+    return held | ((held & 2) << 13), add | ((add & 2) << 13)
 
 
 @njit(cache=True, _nrt=False)
