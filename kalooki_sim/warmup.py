@@ -30,15 +30,15 @@ import tempfile
 import threading
 import time
 
-#: CPU seconds of each entry point compiled from nothing cached (``--measure``, 2026-12-02, on
-#: the 2-core development machine: 4:47 of CPU in all, 7:21 of wall time as it was busy): what
-#: an idle 2-core machine takes for it, as Numba compiles on one core. A busy machine takes
-#: longer; cached kernels load in a second or two.
+#: CPU seconds of each entry point compiled from nothing cached (``--measure``, 2026-12-04, on
+#: the 2-core development machine: 9:21 of CPU in all, 5:08 of wall time): what an idle 2-core
+#: machine takes for it, as Numba compiles on one core. A busy machine takes longer; cached
+#: kernels load in a second or two.
 COLD_CPU = {
-    "opening solver": 6, "cards needed": 7, "play": 65, "trace": 0, "advisor": 28,
-    "search player": 23, "deal sampling": 6, "call decisions": 88, "search blocks": 64,
+    "opening solver": 6, "cards needed": 15, "play": 162, "trace": 0, "advisor": 48,
+    "search player": 27, "deal sampling": 6, "call decisions": 202, "search blocks": 94,
 }
-MEASURED = "2026-12-02"
+MEASURED = "2026-12-04"
 
 
 def _steps(search: bool):
