@@ -14,7 +14,7 @@ While it compiles, a line every ``tick`` seconds (10) names what each process is
 kernel family, with its elapsed time and what that entry point took from nothing cached when
 measured (:data:`COLD_CPU`), e.g.::
 
-    compiling 1:40: A engine: play 42 s (cold ~1:05)… | B call study: call decisions 60 s…
+    compiling 1:40: A engine: play 42 s (cold ~2:42)… | B call study: call decisions 60 s…
 
 and a line as each entry point is done. ``--measure`` compiles everything from an empty cache
 (a temporary ``NUMBA_CACHE_DIR``; the real cache is untouched) and prints the CPU seconds per
@@ -96,8 +96,8 @@ class Board:
     >>> b.start("B", "call study", "call decisions", now=12.0)
     >>> for part in b.line(now=52.0).split(" | "):
     ...     print(part)
-    compiling 52 s: A engine: play 42 s (cold ~1:05)…
-    B call study: call decisions 40 s (cold ~1:28)…
+    compiling 52 s: A engine: play 42 s (cold ~2:42)…
+    B call study: call decisions 40 s (cold ~3:22)…
     >>> b.end("A", now=130.0)
     'A engine: play done in 2:00'
     """
