@@ -23,7 +23,6 @@ from .reading import (
     _leaves_hand,
     _live_partners,
     _memo_put,
-    _mixed,
     _needed,
     _needed_memo,
     _outs_scan,
@@ -116,8 +115,7 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     if pol[seat, P_OUTS] > 0 and (pol[seat, P_OUTS_MIXED] > 0 or rules[R_GROUPS] == 0
                                   or rules[R_RUNS] == 0):
         return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now)
-    mixed = _mixed(rules)
-    av, j = _prepare_keeps(seat, hand, rules, pw) if mixed else (av, 0)
+    mixed, av, j = _prepare_keeps(seat, hand, rules, pw, av)
     for i in range(m):
         c = cand[i] % 64
         nd = _keep_count(seat, hand, rules, pol, pw, av, j, c, now, mixed)

@@ -471,12 +471,16 @@ def _keep_count(seat, hand, rules, pol, pw, av, j, c, now, mixed):
 
 
 @njit(cache=True, _nrt=False)
-def _prepare_keeps(seat, hand, rules, pw):
-    """Load ``seat``'s hand and keep its tables (:func:`.plus.prepare_plus`) for
-    :func:`_keep_upto`; returns ``(avail, jokers)``."""
+def _prepare_keeps(seat, hand, rules, pw, av):
+    """Ready ``seat``'s keep checks (:func:`_keep_count`): ``(mixed, avail, jokers)``. In a
+    mixed contract (:func:`_mixed`) the hand is loaded and its tables kept
+    (:func:`.plus.prepare_plus`) for :func:`_keep_upto`; elsewhere each check counts the
+    hand less its candidate, and ``av`` is passed through unread."""
+    if not _mixed(rules):
+        return False, av, 0
     av, j = _load_counts(seat, hand, rules, pw)
     NP.prepare_plus(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw[2])
-    return av, j
+    return True, av, j
 
 
 @njit(cache=True, _nrt=False)
@@ -525,8 +529,7 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
                 keeps += 1
                 cand[i] += 1 << 40
         return keeps
-    mixed = _mixed(rules)
-    av, j = _prepare_keeps(seat, hand, rules, pw) if mixed else (hrow, 0)
+    mixed, av, j = _prepare_keeps(seat, hand, rules, pw, hrow)
     for i in range(m):
         nd = _keep_count(seat, hand, rules, pol, pw, av, j, cand[i] % 64, now, mixed)
         if nd <= now:
@@ -752,15 +755,8 @@ def _count_drawn(seat, hand, ps, rules, pol, pw, card):
 def _needed_memo(seat, hand, ps, rules, pol, pw):
     """:func:`_needed`, remembered per seat: a seat is asked about the same hand many times
     (every offer until its own turn), and the exact count is the policy's dearest step."""
-    if pol[seat, P_EXACT] <= 0:
-        return _needed(seat, hand, rules, pol, pw)
-    key = _state_key(seat, hand)
-    v = _memo_get(seat, ps, key)
-    if v >= 0:
-        return v
-    v = _needed_upto(seat, hand, rules, pol, pw, NK.NO_WAY, _memo_floor(seat, hand, ps))
-    _memo_put(seat, hand, ps, key, v)
-    return v
+    # every exact count is at most NO_WAY (NO_WAY_RANK + the bound at worst): all remembered
+    return _needed_memo_upto(seat, hand, ps, rules, pol, pw, NK.NO_WAY)
 
 
 @njit(cache=True, _nrt=False)
