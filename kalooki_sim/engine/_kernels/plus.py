@@ -326,11 +326,7 @@ def _moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     if r == 0 and g > 0:
         return _groups_moved(jokers, g, avail[JOKER], scratch, x, d)
     w = 3 if v6 and r == 3 else 1
-    for k in range(1, 14):
-        scratch[W_H + k] = scratch[W_SAVE + k]
-        scratch[W_A + k] = scratch[W_SAVE + 14 + k]
-    for i in range(12):
-        scratch[W_NS + i] = scratch[W_SAVE + 28 + i]
+    _kept_tables(scratch, W_SAVE)
     if x == JOKER:
         # a joker moves between the hand and the pack: the runs' joker allowance (held +
         # addable) is unchanged, so only the bound's sharing of jokers moves
@@ -449,13 +445,7 @@ def _tables_moved(counts, jokers, r, avail, scratch, x, d, base):
     :func:`prepare_plus` keeps them) of the hand before one natural ``x`` moved on
     (``d = 1``) or off (-1); ``counts``, ``avail`` as after the move: its rank, and its suit
     when the suit's masks move."""
-    for k in range(1, 14):
-        scratch[W_H + k] = scratch[base + k]
-        scratch[W_A + k] = scratch[base + 14 + k]
-    for i in range(12):
-        scratch[W_NS + i] = scratch[base + 28 + i]
-    for i in range(8):
-        scratch[W_MASKS + i] = scratch[base + 40 + i]
+    _kept_tables(scratch, base)
     s = x // 13
     k = x % 13 + 1
     scratch[W_H + k], scratch[W_A + k] = rank_total(counts, avail, k)
@@ -465,6 +455,19 @@ def _tables_moved(counts, jokers, r, avail, scratch, x, d, base):
         scratch[W_MASKS + 2 * s] = held
         scratch[W_MASKS + 2 * s + 1] = add
         _cheapest_runs_masks(held, add, jokers + avail[JOKER], scratch, s)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _kept_tables(scratch, base):
+    """The tables kept at ``base`` (``H``, ``A``, ``NS``, the suit masks, as
+    :func:`_keep_tables` keeps them) back in place: the start of a one-card move."""
+    for k in range(1, 14):
+        scratch[W_H + k] = scratch[base + k]
+        scratch[W_A + k] = scratch[base + 14 + k]
+    for i in range(12):
+        scratch[W_NS + i] = scratch[base + 28 + i]
+    for i in range(8):
+        scratch[W_MASKS + i] = scratch[base + 40 + i]
 
 
 @njit(cache=True, _nrt=False)
