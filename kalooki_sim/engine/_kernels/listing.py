@@ -25,6 +25,7 @@ from .workspace import (
     N_W,
     SKEYS,
     W_CNT,
+    W_FREE,
     W_LCACHE,
     W_LNEXT,
     W_LSLOT,
@@ -91,13 +92,11 @@ def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
 @njit(cache=True, _nrt=False)
 def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
     """:func:`_list_suit`'s 4-card windows of one suit (held / addable position masks)."""
-    # the cheapest option touching no relevant rank, per joker count (NO_WAY: none)
-    z0 = NO_WAY
-    z1 = NO_WAY
-    z2 = NO_WAY
-    zi0 = -1
-    zi1 = -1
-    zi2 = -1
+    # per joker count, the cheapest option touching no relevant rank (NO_WAY: none) and its
+    # row (-1: none)
+    for t in range(3):
+        scratch[W_FREE + t] = NO_WAY
+        scratch[W_FREE + 3 + t] = -1
     n = 0
     for lo in range(1, 12):
         w = 15 << lo
@@ -119,42 +118,20 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
             kh = fph & rel_h
             ka = fpa & rel_a
             if kh | ka == 0:
-                if t == 0:
-                    if na >= z0:
-                        continue
-                    z0 = na
-                    if zi0 >= 0:
-                        o = W_TMP + zi0 * N_COLS
-                        scratch[o + N_NADD] = na
-                        scratch[o + N_FPH] = fph
-                        scratch[o + N_FPA] = fpa
-                        scratch[o + N_KEY] = na * 3
-                        continue
-                    zi0 = n
-                elif t == 1:
-                    if na >= z1:
-                        continue
-                    z1 = na
-                    if zi1 >= 0:
-                        o = W_TMP + zi1 * N_COLS
-                        scratch[o + N_NADD] = na
-                        scratch[o + N_FPH] = fph
-                        scratch[o + N_FPA] = fpa
-                        scratch[o + N_KEY] = (na + 1) * 3 + 1
-                        continue
-                    zi1 = n
-                else:
-                    if na >= z2:
-                        continue
-                    z2 = na
-                    if zi2 >= 0:
-                        o = W_TMP + zi2 * N_COLS
-                        scratch[o + N_NADD] = na
-                        scratch[o + N_FPH] = fph
-                        scratch[o + N_FPA] = fpa
-                        scratch[o + N_KEY] = (na + 2) * 3 + 2
-                        continue
-                    zi2 = n
+                # the groups cannot tell such options apart: the cheapest one per joker
+                # count stands for them all, in the row of the first one listed
+                if na >= scratch[W_FREE + t]:
+                    continue
+                scratch[W_FREE + t] = na
+                zi = scratch[W_FREE + 3 + t]
+                if zi >= 0:
+                    o = W_TMP + zi * N_COLS
+                    scratch[o + N_NADD] = na
+                    scratch[o + N_FPH] = fph
+                    scratch[o + N_FPA] = fpa
+                    scratch[o + N_KEY] = (na + t) * 3 + t
+                    continue
+                scratch[W_FREE + 3 + t] = n
             o = W_TMP + n * N_COLS
             scratch[o + N_NADD] = na
             scratch[o + N_JOK] = t
@@ -166,6 +143,9 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
             scratch[o + N_KEY] = (na + t) * 3 + t
             n += 1
     # drop what a free option beats (the free ones beat themselves only when worse)
+    z0 = scratch[W_FREE]
+    z1 = scratch[W_FREE + 1]
+    z2 = scratch[W_FREE + 2]
     lt1 = z0  # best free option with fewer jokers than 1, 2
     lt2 = min(z0, z1)
     cnt = W_CNT

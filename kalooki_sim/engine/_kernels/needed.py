@@ -92,6 +92,8 @@ from .workspace import (
     WINDOWS,
     W_a,
     W_h,
+    _memo_slot,
+    _memo_store,
     _popcount,
 )
 from .workspace import W_PLANS as W_PLANS  # the seats' plans: read by .reading
@@ -155,9 +157,9 @@ def suit_runs(held, add, maxj, scratch):
     """:func:`window_minima` of a whole suit (every window), remembered by the suit's masks
     and the jokers to be had (issue 27: the one-card moves of a decision ask the same suit
     masks again and again, candidate after candidate): ``(b0, b1, b2)``."""
-    key = (held | (add << 15) | (min(maxj, 2) << 30)) + 1
-    o = W_RUNS_OF + 2 * (((key * 0x9E3779B1) >> 19) & (RUNS_OF - 1))
-    if scratch[o] == key:
+    key = held | (add << 15) | (min(maxj, 2) << 30)
+    o, hit = _memo_slot(scratch, W_RUNS_OF, RUNS_OF, key)
+    if hit:
         v = scratch[o + 1]
         b0 = v & 255
         b1 = (v >> 8) & 255
@@ -165,8 +167,7 @@ def suit_runs(held, add, maxj, scratch):
         return (NO_WAY if b0 == 255 else b0, NO_WAY if b1 == 255 else b1,
                 NO_WAY if b2 == 255 else b2)
     b0, b1, b2 = window_minima(held, add, maxj, ALL_POSITIONS)
-    scratch[o] = key
-    scratch[o + 1] = min(b0, 255) | (min(b1, 255) << 8) | (min(b2, 255) << 16)
+    _memo_store(scratch, o, key, min(b0, 255) | (min(b1, 255) << 8) | (min(b2, 255) << 16))
     return b0, b1, b2
 
 
@@ -580,12 +581,11 @@ def _runs_count(r, jokers, aj, scratch):
         v = scratch[W_NS + i]
         key = key * 8 + (7 if v >= NO_WAY else min(v, 6))
     key = ((key * 16 + min(jokers, TMAX)) * 16 + min(aj, TMAX)) * 8 + r
-    o = W_RUNS_MEMO + 2 * ((key ^ (key >> 13) ^ (key >> 29)) & (RUNS_MEMO - 1))
-    if scratch[o] == key + 1:
+    o, hit = _memo_slot(scratch, W_RUNS_MEMO, RUNS_MEMO, key)
+    if hit:
         return scratch[o + 1]
     v = _root(0, r, 1, jokers, aj, scratch)
-    scratch[o] = key + 1
-    scratch[o + 1] = v
+    _memo_store(scratch, o, key, v)
     return v
 
 

@@ -75,7 +75,10 @@ W_SAVE0 = W_RUNS_MEMO + 2 * RUNS_MEMO  # a whole hand's W_SAVE tables, its candi
 # (key + 1, the three counts in bytes)
 RUNS_OF = 4096
 W_RUNS_OF = W_SAVE0 + 48
-SCRATCH = W_RUNS_OF + 2 * RUNS_OF
+# a listing's cheapest option touching no relevant rank per joker count, and its row
+# (:func:`.listing._list_windows`)
+W_FREE = W_RUNS_OF + 2 * RUNS_OF
+SCRATCH = W_FREE + 6
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
@@ -95,3 +98,20 @@ def _popcount(x):
 def _ranks_of(pos):
     """Position mask (bits 1..14) to rank mask (bits 1..13): position 14 is the ace."""
     return (pos & RANKS13) | ((pos >> 13) & 2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _memo_slot(scratch, base, size, key):
+    """A direct-mapped memo of ``size`` (a power of two) two-word slots ``(key + 1, value)``
+    at ``base`` of ``scratch``, for a key >= 0: ``(offset of key's slot, whether it holds
+    key)``. A new key simply takes the slot (:func:`_memo_store`)."""
+    h = (key ^ (key >> 29)) * 0x9E3779B1
+    o = base + 2 * ((h >> 19) & (size - 1))
+    return o, scratch[o] == key + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _memo_store(scratch, o, key, value):
+    """Remember ``value`` for ``key`` in the slot at ``o`` (:func:`_memo_slot`)."""
+    scratch[o] = key + 1
+    scratch[o + 1] = value
