@@ -32,6 +32,7 @@ from .workspace import (
     W_MASKS,
     W_OBASE,
     W_TMP,
+    _opt_row,
     _popcount,
     _ranks_of,
 )
@@ -249,7 +250,7 @@ def _prune_kept(opts, nopt, s, scratch):
     o = scratch[W_LSLOT + s]
     if o >= 0 and scratch[o + 6] == 1:
         return  # listed from a kept listing already pruned
-    n = _prune(opts[s, scratch[W_OBASE + s]:], nopt[s])
+    n = _prune(opts[s, _opt_row(scratch, s, 0):], nopt[s])
     nopt[s] = n
     if o >= 0:
         scratch[o + 5] = n

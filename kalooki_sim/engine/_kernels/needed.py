@@ -82,7 +82,6 @@ from .workspace import (
     W_MASKS,
     W_NOPT,
     W_NS,
-    W_OBASE,
     W_PERM,
     W_R,
     W_RUNS_MEMO,
@@ -94,6 +93,7 @@ from .workspace import (
     W_h,
     _memo_slot,
     _memo_store,
+    _opt_row,
     _popcount,
 )
 from .workspace import W_PLANS as W_PLANS  # the seats' plans: read by .reading
@@ -320,7 +320,7 @@ def group_at_bound(k, g, k_runs, jokers, aj, scratch):
 @njit(cache=True, _nrt=False, inline="always")
 def _apply(opts, s, i, sign, scratch):
     """Take (sign -1) or give back (+1) the relevant naturals option ``i`` of suit ``s`` uses."""
-    i += scratch[W_OBASE + s]
+    i = _opt_row(scratch, s, i)
     kh = opts[s, i, N_KH]
     while kh:
         low = kh & -kh
@@ -354,6 +354,11 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
         scratch[W_h + k] = scratch[W_H + k]
         scratch[W_a + k] = scratch[W_A + k]
     group_costs(g, rel, W_h, W_a, scratch[W_GL:W_GL + GMAX], scratch)
+    # bit e: level e's suit has options (could add a run)
+    listed = 0
+    for e in range(4):
+        if nopt[perm[e]] > 0:
+            listed |= 1 << e
     gi[0] = 0
     st[0] = 0
     st[1] = 0
@@ -381,7 +386,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
         jok = st[d * 3 + 1]
         level_g = gi[d]
         if i >= 0:
-            row = scratch[W_OBASE + s] + i
+            row = _opt_row(scratch, s, i)
             na = opts[s, row, N_NADD]
             t = opts[s, row, N_JOK]
             wi = opts[s, row, N_W]
@@ -410,10 +415,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
                 group_costs(g, rel, W_h, W_a, scratch[go:go + GMAX], scratch)
                 b = _bound(nadd, jok, d + 1, k, g, jokers, aj, scratch, go)
         else:
-            left = 0
-            for e in range(d + 1, 4):
-                if nopt[perm[e]] > 0:
-                    left += w
+            left = w * _popcount(listed >> (d + 1))  # runs the later levels could add
             if runs + left < r:
                 continue
             k = max(0, r - runs) if w == 1 else 0
@@ -460,7 +462,7 @@ def _keep_leaf(opts, d, scratch):
         s = scratch[W_PERM + e]
         i = scratch[W_IDX + e]
         if i >= 0:
-            i += scratch[W_OBASE + s]
+            i = _opt_row(scratch, s, i)
             scratch[W_LEAF + 4 * s] = opts[s, i, N_FPH]
             scratch[W_LEAF + 4 * s + 1] = opts[s, i, N_FPA]
             scratch[W_LEAF + 4 * s + 2] = opts[s, i, N_JOK]
@@ -629,7 +631,7 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
             # suits touching relevant ranks first, fewest options first
             for s in range(4):
                 perm[s] = s
-                scratch[W_SKEY + s] = _suit_rank(opts, nopt, s, scratch[W_OBASE + s])
+                scratch[W_SKEY + s] = _suit_rank(opts, nopt, s, _opt_row(scratch, s, 0))
             for a_ in range(4):
                 for b_ in range(a_ + 1, 4):
                     sa = perm[a_]

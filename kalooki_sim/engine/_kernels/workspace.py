@@ -115,3 +115,10 @@ def _memo_store(scratch, o, key, value):
     """Remember ``value`` for ``key`` in the slot at ``o`` (:func:`_memo_slot`)."""
     scratch[o] = key + 1
     scratch[o + 1] = value
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _opt_row(scratch, s, i):
+    """The row of ``opts[s]`` that holds option ``i`` of suit ``s``'s searched listing (its
+    rows start at ``W_OBASE``: row 0, or a kept listing's own rows)."""
+    return scratch[W_OBASE + s] + i
