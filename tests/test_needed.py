@@ -795,3 +795,26 @@ def test_R4_suit_runs_remembered_by_masks_are_the_window_minima_of_the_suit():
     assert remembered > RUNS_OF // 2  # answers came from the memo
     assert NK.suit_runs(0b1111 << 3, 0, 0, NK.new_workspace()[1]) == (0, 0, 0)
     assert NK.suit_runs(0, 0, 0, NK.new_workspace()[1])[0] == NK.NO_WAY
+
+
+def test_memo_slot_finds_a_key_until_another_key_takes_its_slot():
+    """``workspace._memo_slot`` (the direct-mapped memos of issue 27): a stored key is found
+    with its value; a key never stored is not; a key whose slot another key took since is
+    not; keys 0 and large ones (the all-run counts' keys reach 2**47) fall in the memo."""
+    from kalooki_sim.engine._kernels.workspace import _memo_slot, _memo_store
+
+    size, base = 64, 10
+    scratch = np.zeros(base + 2 * size, np.int64)
+    rng = np.random.default_rng(52)
+    keys = [0, 1, (1 << 47) - 1] + [int(k) for k in rng.integers(0, 1 << 47, 400)]
+    last = {}
+    for i, key in enumerate(keys):
+        o, hit = _memo_slot(scratch, base, size, key)
+        assert base <= o < base + 2 * size and (o - base) % 2 == 0
+        assert hit == (last.get(o) == key), key
+        if not hit:
+            _memo_store(scratch, o, key, i)
+            last[o] = key
+        o2, hit2 = _memo_slot(scratch, base, size, key)
+        assert o2 == o and hit2 and scratch[o + 1] == keys.index(key)
+    assert len(set(last)) > size // 2  # the keys spread over the slots
