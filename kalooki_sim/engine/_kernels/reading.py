@@ -616,16 +616,15 @@ def _state_key(seat, hand):
 
 
 def _key_weights(n):
-    """One odd 64-bit weight per code (splitmix of the code): what :func:`_row_key` sums."""
-    out = np.zeros(n, np.uint64)
-    x = 0x2545F4914F6CDD1D
-    for c in range(n):
-        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        out[c] = (z ^ (z >> 31)) | 1
-    return out
+    """One odd 64-bit weight per code (the streams' splitmix, :func:`.rng._splitmix`, of the
+    code's step from a fixed start): what :func:`_row_key` sums. Its Python body (the
+    function itself under ``NUMBA_DISABLE_JIT``), so that importing compiles nothing; uint64
+    products wrap, as in the kernel."""
+    mix = getattr(R._splitmix, "py_func", R._splitmix)
+    start = 0x2545F4914F6CDD1D
+    with np.errstate(over="ignore"):
+        return np.array([mix(np.uint64((start + c * R._GOLDEN) & 0xFFFFFFFFFFFFFFFF))
+                         | np.uint64(1) for c in range(n)], np.uint64)
 
 
 _KEY_WEIGHTS = _key_weights(N_CODES)
