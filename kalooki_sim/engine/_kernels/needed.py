@@ -335,6 +335,16 @@ def _apply(opts, s, i, sign, scratch):
         ka ^= low
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _listed_levels(nopt, perm):
+    """Bit ``e`` set: the suit of search level ``e`` has options (could add a run)."""
+    listed = 0
+    for e in range(4):
+        if nopt[perm[e]] > 0:
+            listed |= 1 << e
+    return listed
+
+
 @njit(cache=True, _nrt=False)
 def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
     """Depth-first search over the suits (level ``d`` = suit ``perm[d]``), each taking one of
@@ -354,11 +364,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
         scratch[W_h + k] = scratch[W_H + k]
         scratch[W_a + k] = scratch[W_A + k]
     group_costs(g, rel, W_h, W_a, scratch[W_GL:W_GL + GMAX], scratch)
-    # bit e: level e's suit has options (could add a run)
-    listed = 0
-    for e in range(4):
-        if nopt[perm[e]] > 0:
-            listed |= 1 << e
+    listed = _listed_levels(nopt, perm)
     gi[0] = 0
     st[0] = 0
     st[1] = 0
