@@ -818,3 +818,41 @@ def test_memo_slot_finds_a_key_until_another_key_takes_its_slot():
         o2, hit2 = _memo_slot(scratch, base, size, key)
         assert o2 == o and hit2 and scratch[o + 1] == keys.index(key)
     assert len(set(last)) > size // 2  # the keys spread over the slots
+
+
+
+def test_R4_a_suit_not_listed_yet_has_options_exactly_when_it_has_a_window():
+    """The search lists a suit's windows only when it first reaches the suit (issue 27);
+    before, ``needed._listed_levels`` says whether the suit has options from its cheapest
+    runs (``NS``). On random hands of mixed contracts, at the relevant ranks of the root's
+    limit and at every rank, that must agree with the listing made afterwards."""
+    from kalooki_sim.engine._kernels import listing as lk
+    from kalooki_sim.engine._kernels import needed as nk
+
+    counts, jokers, gs, rs, v6, avail = random_inputs(np.random.default_rng(63), 800)
+    o, s = nk.new_workspace()
+    seen = Counter()
+    rng = np.random.default_rng(64)
+    for i in range(2 * len(jokers)):
+        c, j, g, r, a = counts[i // 2], int(jokers[i // 2]), int(gs[i // 2]), int(rs[i // 2]), \
+            avail[i // 2].copy()
+        if r == 0:
+            continue
+        if i % 2:  # a suit with nothing left to add: most often no window at all
+            t = int(rng.integers(0, 4))
+            a[13 * t:13 * t + 13] = 0
+        aj = int(a[JOKER])
+        nk._hand_tables(c, j, r, a, s)
+        root = nk._root(g, r, 1, j, aj, s)
+        for rel in (nk._relevant(g, r, 1, j, aj, root, s) if g else 0, nk.RANKS13):
+            nopt = s[nk.W_NOPT:nk.W_NOPT + 4]
+            perm = s[nk.W_PERM:nk.W_PERM + 4]
+            perm[:] = range(4)
+            nopt[:] = -1
+            before = nk._listed_levels(nopt, perm, s)
+            for t in range(4):
+                nopt[t] = lk._list_suit(t, j + aj, rel, rel, nk.WINDOWS, o[t], s)
+            after = nk._listed_levels(nopt, perm, s)
+            assert before == after, (i, rel, nopt)
+            seen[bin(after).count("1")] += 1
+    assert seen[4] > 300 and sum(v for k, v in seen.items() if k < 4) > 20, seen

@@ -39,7 +39,7 @@ from .workspace import (
 
 
 @njit(cache=True, _nrt=False)
-def _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts_s, scratch):
+def _list_suit(s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     """The useful run options of suit ``s`` into its rows of ``opts_s``, cheapest first, from
     row ``scratch[W_OBASE + s]``; return the count.
 

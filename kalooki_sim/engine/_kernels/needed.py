@@ -51,7 +51,7 @@ from numba import njit
 
 from .groups import group_costs, group_options, groups_alone
 from .listing import _list_suit, _prune_kept
-from .windows import _WINDOW_COST, NO_WAY
+from .windows import _WINDOW_COST, _WINDOW_N, NO_WAY
 from .workspace import (
     COMPLETE,
     GMAX,
@@ -77,6 +77,7 @@ from .workspace import (
     W_GL,
     W_H,
     W_IDX,
+    W_LAZY,
     W_LB,
     W_LEAF,
     W_MASKS,
@@ -95,6 +96,7 @@ from .workspace import (
     _memo_store,
     _opt_row,
     _popcount,
+    _ranks_of,
 )
 from .workspace import W_PLANS as W_PLANS  # the seats' plans: read by .reading
 
@@ -336,13 +338,48 @@ def _apply(opts, s, i, sign, scratch):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _listed_levels(nopt, perm):
-    """Bit ``e`` set: the suit of search level ``e`` has options (could add a run)."""
+def _listed_levels(nopt, perm, scratch):
+    """Bit ``e`` set: the suit of search level ``e`` has options (could add a run). A suit
+    not listed yet has some exactly when it has a window at all: its cheapest run with the
+    jokers to be had (``NS``) is finite (a window listed with jokers over held naturals has
+    its twin with those naturals, so no window is lost to the listing's rules)."""
     listed = 0
     for e in range(4):
-        if nopt[perm[e]] > 0:
+        s = perm[e]
+        n = nopt[s]
+        if n > 0 or (n < 0 and scratch[W_NS + s * 3 + 2] < NO_WAY):
             listed |= 1 << e
     return listed
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _ensure_listed(opts, nopt, s, scratch):
+    """List suit ``s``'s window options (:func:`.listing._list_suit`) if this deepening has not
+    yet (``nopt[s] < 0``), with its relevant ranks and jokers (``W_LAZY``), pruned once the
+    deepening prunes (issue 27: a search that fails at its first levels never lists the
+    suits of the later ones)."""
+    if nopt[s] < 0:
+        nopt[s] = _list_suit(s, scratch[W_LAZY + 2], scratch[W_LAZY], scratch[W_LAZY + 1],
+                             WINDOWS, opts[s], scratch)
+        if scratch[W_LAZY + 3] == 1:
+            _prune_kept(opts, nopt, s, scratch)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _lazy_rank(s, rel_h, rel_a, scratch):
+    """Search order key of suit ``s`` before it is listed (:func:`_suit_rank`'s stand-in):
+    the suits touching no relevant rank last, else by the joker masks their windows through
+    a relevant rank may take (about the options they will list). Only the search's work
+    depends on the order, never its count."""
+    held = scratch[W_MASKS + 2 * s]
+    add = scratch[W_MASKS + 2 * s + 1]
+    touch = (rel_h & _ranks_of(held)) | (rel_a & _ranks_of(add))
+    mj = min(scratch[W_LAZY + 2], 2)
+    n = 0
+    for lo in range(1, 12):
+        if _ranks_of(15 << lo) & touch:
+            n += _WINDOW_N[mj, (held >> lo) & 15, (add >> lo) & 15]
+    return n + (1 << 20 if n == 0 else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -364,7 +401,8 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
         scratch[W_h + k] = scratch[W_H + k]
         scratch[W_a + k] = scratch[W_A + k]
     group_costs(g, rel, W_h, W_a, scratch[W_GL:W_GL + GMAX], scratch)
-    listed = _listed_levels(nopt, perm)
+    _ensure_listed(opts, nopt, perm[0], scratch)
+    listed = _listed_levels(nopt, perm, scratch)
     gi[0] = 0
     st[0] = 0
     st[1] = 0
@@ -441,6 +479,7 @@ def _search(opts, g, r, w, jokers, aj, rel, limit, stop, scratch):
                     break
             continue
         d += 1
+        _ensure_listed(opts, nopt, perm[d], scratch)
         idx[d] = -2
         st[d * 3] = nadd
         st[d * 3 + 1] = jok
@@ -631,13 +670,20 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
                     rel_h |= 1 << k
                 if a - r < 3 - max(0, h - r):
                     rel_a |= 1 << k
-            for s in range(4):
-                nopt[s] = _list_suit(counts, avail, s, maxj, rel_h, rel_a, mode, opts[s],
-                                     scratch)
-            # suits touching relevant ranks first, fewest options first
+            # suits touching relevant ranks first, fewest options first; windows are listed
+            # as the search reaches their suit, complete suits (V6) all at once
+            scratch[W_LAZY] = rel_h
+            scratch[W_LAZY + 1] = rel_a
+            scratch[W_LAZY + 2] = maxj
+            scratch[W_LAZY + 3] = 0
             for s in range(4):
                 perm[s] = s
-                scratch[W_SKEY + s] = _suit_rank(opts, nopt, s, _opt_row(scratch, s, 0))
+                if complete:
+                    nopt[s] = _list_suit(s, maxj, rel_h, rel_a, mode, opts[s], scratch)
+                    scratch[W_SKEY + s] = _suit_rank(opts, nopt, s, _opt_row(scratch, s, 0))
+                else:
+                    nopt[s] = -1
+                    scratch[W_SKEY + s] = _lazy_rank(s, rel_h, rel_a, scratch)
             for a_ in range(4):
                 for b_ in range(a_ + 1, 4):
                     sa = perm[a_]
@@ -650,7 +696,9 @@ def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
             pruned = False
         if limit > root and not pruned and not complete:
             for s in range(4):
-                _prune_kept(opts, nopt, s, scratch)
+                if nopt[s] >= 0:
+                    _prune_kept(opts, nopt, s, scratch)
+            scratch[W_LAZY + 3] = 1
             pruned = True
         if last:
             return _search(opts, g, r, w, jokers, aj, rel, NO_WAY - 1, limit, scratch)

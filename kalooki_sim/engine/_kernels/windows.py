@@ -38,3 +38,21 @@ def _window_costs():
 
 
 _WINDOW_COST = _window_costs()
+
+
+def _window_counts():
+    """``[maxj, held4, add4]``: the joker masks a 4-card window may take (R4, none over a held
+    natural, at most ``maxj`` jokers capped at 2) with every missing natural addable: how many
+    options it lists, about (the order of a search's suits before they are listed)."""
+    out = np.zeros((3, 16, 16), np.int64)
+    for mj in range(3):
+        for h4 in range(16):
+            for a4 in range(16):
+                for i in range(8):
+                    jm = WINDOW_MASKS[i]
+                    if WINDOW_JOK[i] <= mj and not jm & h4 and not (15 & ~jm & ~h4) & ~a4:
+                        out[mj, h4, a4] += 1
+    return out
+
+
+_WINDOW_N = _window_counts()

@@ -78,7 +78,11 @@ W_RUNS_OF = W_SAVE0 + 48
 # a listing's cheapest option touching no relevant rank per joker count, and its row
 # (:func:`.listing._list_windows`)
 W_FREE = W_RUNS_OF + 2 * RUNS_OF
-SCRATCH = W_FREE + 6
+# a deepening's listing, made suit by suit as the search first reaches it
+# (:func:`.needed._ensure_listed`): relevant held ranks, addable ranks, jokers to be had, and
+# 1 once its listings are pruned
+W_LAZY = W_FREE + 6
+SCRATCH = W_LAZY + 4
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
