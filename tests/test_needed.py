@@ -821,6 +821,60 @@ def test_memo_slot_finds_a_key_until_another_key_takes_its_slot():
 
 
 
+def test_R4_root_run_row_remembered_by_the_suits_cheapest_runs_matches_the_run_table():
+    """``needed._root_runs`` (issue 27) remembers the root's run row ``R[0, r, t]`` by the
+    suits' cheapest runs: asked twice of the same tables (a miss, then a hit) and after other
+    tables took memo slots, it must be the row the full ``_run_table`` builds, for 1-4 runs,
+    including suits with no run at all."""
+    from kalooki_sim.engine._kernels import needed as nk
+
+    rng = np.random.default_rng(61)
+    s = np.zeros(nk.SCRATCH, np.int64)
+    ref_s = np.zeros(nk.SCRATCH, np.int64)
+    tables = []
+    for _ in range(3000):
+        ns = rng.integers(0, 5, 12)
+        ns = np.minimum.accumulate(ns.reshape(4, 3), axis=1).ravel()  # more jokers never cost more
+        ns[rng.random(12) < 0.1] = nk.NO_WAY
+        tables.append((ns, int(rng.integers(1, 5))))
+    seen = Counter()
+    for rep in range(2):  # the second pass finds most rows remembered
+        for ns, r in tables:
+            s[nk.W_NS:nk.W_NS + 12] = ns
+            nk._root_runs(r, s)
+            ref_s[nk.W_NS:nk.W_NS + 12] = ns
+            ref_s[nk.W_PERM:nk.W_PERM + 4] = range(4)
+            nk._run_table(ref_s, r)
+            for t in range(2 * r + 1):
+                o = nk._r_at(0, r, t)
+                assert s[o] == ref_s[o], (rep, ns, r, t)
+                seen[ref_s[o] < nk.NO_WAY] += 1
+    assert seen[True] > 1000 and seen[False] > 100, seen
+
+
+def test_R3_group_costs_pair_is_group_costs_for_g_and_g_minus_1():
+    """``groups.group_costs_pair`` (the root's two group tables from one count of the ranks'
+    kinds, issue 27) must be ``group_costs`` of every rank for ``g`` and ``g - 1`` groups."""
+    from kalooki_sim.engine._kernels import groups as gk
+    from kalooki_sim.engine._kernels import needed as nk
+
+    rng = np.random.default_rng(62)
+    s = np.zeros(nk.SCRATCH, np.int64)
+    a, b = np.zeros(nk.GMAX, np.int64), np.zeros(nk.GMAX, np.int64)
+    want_a, want_b = np.zeros(nk.GMAX, np.int64), np.zeros(nk.GMAX, np.int64)
+    seen = Counter()
+    for _ in range(5000):
+        g = int(rng.integers(1, 5))
+        s[nk.W_H + 1:nk.W_H + 14] = rng.integers(0, 5, 13) * (rng.random(13) < 0.6)
+        s[nk.W_A + 1:nk.W_A + 14] = rng.integers(0, 4, 13)
+        gk.group_costs_pair(g, nk.W_H, nk.W_A, a, b, s)
+        gk.group_costs(g, nk.RANKS13, nk.W_H, nk.W_A, want_a, s)
+        gk.group_costs(g - 1, nk.RANKS13, nk.W_H, nk.W_A, want_b, s)
+        assert (a[:g + 1] == want_a[:g + 1]).all() and (b[:g] == want_b[:g]).all()
+        seen[min(int(want_a[0]), 5)] += 1  # 5: no way without jokers
+    assert len(seen) == 6 and seen[5] > 20 and seen[0] > 100, seen
+
+
 def test_R4_a_suit_not_listed_yet_has_options_exactly_when_it_has_a_window():
     """The search lists a suit's windows only when it first reaches the suit (issue 27);
     before, ``needed._listed_levels`` says whether the suit has options from its cheapest

@@ -87,6 +87,21 @@ def group_costs(g, rel, ho, ao, out, scratch):
     each save one natural there (a joker on a free rank saves none).
     """
     free, n1, n2, n3, j0, j1, j2 = _kinds(rel, ho, ao, scratch)
+    _costs_of_kinds(g, free, n1, n2, n3, j0, j1, j2, out)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def group_costs_pair(g, ho, ao, out, out1, scratch):
+    """:func:`group_costs` of every rank for ``g`` groups into ``out`` and for ``g - 1`` into
+    ``out1`` (``g >= 1``), the ranks' kinds counted once: the root's two group tables."""
+    free, n1, n2, n3, j0, j1, j2 = _kinds(0x3FFE, ho, ao, scratch)
+    _costs_of_kinds(g, free, n1, n2, n3, j0, j1, j2, out)
+    _costs_of_kinds(g - 1, free, n1, n2, n3, j0, j1, j2, out1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _costs_of_kinds(g, free, n1, n2, n3, j0, j1, j2, out):
+    """:func:`group_costs` from the number of ranks of each kind (:func:`_kinds`)."""
     jt = j0 + j1 + j2
     nt = n1 + n2 + n3
     for m in range(g + 1):

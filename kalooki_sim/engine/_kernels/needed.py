@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .groups import group_costs, group_options, groups_alone
+from .groups import group_costs, group_costs_pair, group_options, groups_alone
 from .listing import _list_suit, _prune_kept
 from .windows import _WINDOW_COST, _WINDOW_N, NO_WAY
 from .workspace import (
@@ -65,7 +65,7 @@ from .workspace import (
     N_NADD,
     N_W,
     OPT_ROWS,
-    RANKS13,
+    ROOT_RUNS,
     RUNS_MEMO,
     RUNS_OF,
     SCRATCH,
@@ -85,6 +85,7 @@ from .workspace import (
     W_NS,
     W_PERM,
     W_R,
+    W_ROOT_RUNS,
     W_RUNS_MEMO,
     W_RUNS_OF,
     W_SKEY,
@@ -98,6 +99,7 @@ from .workspace import (
     _popcount,
     _ranks_of,
 )
+from .workspace import RANKS13 as RANKS13  # the rank bits: read by the tests
 from .workspace import W_PLANS as W_PLANS  # the seats' plans: read by .reading
 
 
@@ -742,23 +744,51 @@ def _hand_tables(counts, jokers, r, avail, scratch):
 @njit(cache=True, _nrt=False)
 def _root(g, r, w, jokers, aj, scratch):
     """The root bound of :func:`needed_upto` from ``H``, ``A`` and ``NS`` in ``scratch``;
-    leaves the run table, the group costs ``G0`` and ``G1`` for the search."""
+    leaves the run row ``R[0]`` (of ``r`` runs, and of none), the group costs ``G0`` and
+    ``G1`` for the search (which builds the rest of the run table in its own suit order)."""
+    scratch[_r_at(0, 0, 0)] = 0  # all the bound asks of no runs: none wanted
     if r == 0:
         if g > 0:
             return groups_alone(g, jokers, aj, W_H, W_A, scratch)
         for t in range(TMAX + 1):
-            scratch[_r_at(0, 0, t)] = 0  # all the bound asks of the runs: none wanted
+            scratch[_r_at(0, 0, t)] = 0
     else:
-        for s in range(4):
-            scratch[W_PERM + s] = s
-        _run_table(scratch, r)
+        _root_runs(r, scratch)
     if g > 0:
         # the group DP's answers for g and g - 1 groups, in closed form
-        group_costs(g, RANKS13, W_H, W_A, scratch[W_G0:W_G0 + GMAX], scratch)
-        group_costs(g - 1, RANKS13, W_H, W_A, scratch[W_G1:W_G1 + GMAX], scratch)
+        group_costs_pair(g, W_H, W_A, scratch[W_G0:W_G0 + GMAX], scratch[W_G1:W_G1 + GMAX],
+                         scratch)
     else:
         scratch[W_G0] = 0
     return _bound(0, 0, 0, r if w == 1 else 0, g, jokers, aj, scratch, W_G0)
+
+
+@njit(cache=True, _nrt=False)
+def _root_runs(r, scratch):
+    """The run row ``R[0, r, t]`` (``t <= 2r``) of :func:`_run_table`, all that the root
+    bound and the ranks' relevance read: a function of the suits' cheapest runs (``NS``, at
+    most 4 each) and ``r`` alone, so remembered by them (issue 27: the one-card moves of a
+    decision leave most suits' cheapest runs as they were)."""
+    key = 0
+    for i in range(12):
+        v = scratch[W_NS + i]
+        key = key * 8 + (7 if v >= NO_WAY else v)
+    key = key * 8 + r
+    o, hit = _memo_slot(scratch, W_ROOT_RUNS, ROOT_RUNS, key)
+    if hit:
+        v = scratch[o + 1]
+        for t in range(2 * r + 1):
+            f = (v >> (5 * t)) & 31
+            scratch[_r_at(0, r, t)] = NO_WAY if f == 31 else f
+        return
+    for s in range(4):
+        scratch[W_PERM + s] = s
+    _run_table(scratch, r)
+    v = 0
+    for t in range(2 * r + 1):
+        x = scratch[_r_at(0, r, t)]
+        v |= (31 if x >= NO_WAY else x) << (5 * t)
+    _memo_store(scratch, o, key, v)
 
 
 @njit(cache=True, _nrt=False)

@@ -82,7 +82,11 @@ W_FREE = W_RUNS_OF + 2 * RUNS_OF
 # (:func:`.needed._ensure_listed`): relevant held ranks, addable ranks, jokers to be had, and
 # 1 once its listings are pruned
 W_LAZY = W_FREE + 6
-SCRATCH = W_LAZY + 4
+# the root's run row R[0, r, t] by the suits' cheapest runs and the runs:
+# [ROOT_RUNS, 2] of (key + 1, the row in 5-bit fields) (:func:`.needed._root_runs`)
+ROOT_RUNS = 1024
+W_ROOT_RUNS = W_LAZY + 4
+SCRATCH = W_ROOT_RUNS + 2 * ROOT_RUNS
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
 WINDOWS, COMPLETE = 0, 2
