@@ -54,6 +54,7 @@ from .workspace import (
     WINDOWS,
     W_a,
     W_h,
+    _popcount,
 )
 
 
@@ -541,9 +542,10 @@ def plan_cost(counts, jokers, g, r, avail, scratch, at, cap):
         runs += 1
         jok += scratch[at + 4 * s + 2]
         nat = held | scratch[at + 4 * s + 1]
-        for k in range(1, 14):
-            if not (nat >> k) & 1:
-                continue
+        while nat:  # the plan's ranks of the suit, lowest first
+            low = nat & -nat
+            nat ^= low
+            k = _popcount(low - 1)
             if counts[s, k] > 0:
                 scratch[W_h + k] -= 1
             elif avail[s * 13 + k - 1] > 0:
