@@ -820,7 +820,6 @@ def test_memo_slot_finds_a_key_until_another_key_takes_its_slot():
     assert len(set(last)) > size // 2  # the keys spread over the slots
 
 
-
 def test_R4_root_run_row_remembered_by_the_suits_cheapest_runs_matches_the_run_table():
     """``needed._root_runs`` (issue 27) remembers the root's run row ``R[0, r, t]`` by the
     suits' cheapest runs: asked twice of the same tables (a miss, then a hit) and after other
@@ -910,3 +909,77 @@ def test_R4_a_suit_not_listed_yet_has_options_exactly_when_it_has_a_window():
             assert before == after, (i, rel, nopt)
             seen[bin(after).count("1")] += 1
     assert seen[4] > 300 and sum(v for k, v in seen.items() if k < 4) > 20, seen
+
+
+def _list_every_mask(held, add, maxj, rel_h, rel_a):
+    """The slow twin of ``listing._list_windows``: every joker mask of every window tried
+    (R4), the options touching no relevant rank merged to the cheapest per joker count (the
+    first so cheap), those a free option beats dropped, the rest sorted stably by key."""
+    from kalooki_sim.engine._kernels import workspace as wk
+    from kalooki_sim.engine._kernels.windows import NO_WAY, WINDOW_JOK, WINDOW_MASKS
+
+    rows, free = [], {}
+    for lo in range(1, 12):
+        w = 15 << lo
+        for i in range(8):
+            t = WINDOW_JOK[i]
+            jm = WINDOW_MASKS[i] << lo
+            jh = jm & held
+            nat = w & ~jm
+            miss = nat & ~held
+            if t > maxj or (jh and wk._ranks_of(jh) & ~rel_h) or miss & ~add:
+                continue
+            na = bin(miss).count("1")
+            fph, fpa = wk._ranks_of(nat & held), wk._ranks_of(miss)
+            kh, ka = fph & rel_h, fpa & rel_a
+            if kh | ka == 0:
+                if t in free and free[t][0] <= na:
+                    continue
+                row = free[t][1] if t in free else len(rows)
+                if row == len(rows):
+                    rows.append(None)
+                free[t] = (na, row)
+            else:
+                row = len(rows)
+                rows.append(None)
+            rows[row] = [na, t, 1, fph, fpa, kh, ka, (na + t) * 3 + t]
+    z = [free[t][0] if t in free else NO_WAY for t in range(3)]
+    kept = []
+    for r in rows:
+        na, t = r[0], r[1]
+        beat = [NO_WAY, z[0], min(z[0], z[1])][t]  # a free option with fewer jokers
+        if r[5] | r[6]:
+            beat = min(beat, z[t])
+        if beat > na:
+            kept.append(r)
+    return sorted(kept, key=lambda r: r[7])
+
+
+def test_R4_window_listing_with_free_windows_in_one_look_up_matches_every_mask():
+    """``listing._list_windows`` looks a window touching no relevant rank up in one table
+    per joker count (issue 27) instead of trying its eight joker masks: on random suits,
+    jokers to be had and relevant ranks, its listing (every column, every row, in order)
+    must be the slow twin's, which tries every mask."""
+    from kalooki_sim.engine._kernels import listing as lk
+    from kalooki_sim.engine._kernels import workspace as wk
+
+    rng = np.random.default_rng(65)
+    s = np.zeros(wk.SCRATCH, np.int64)
+    o = np.zeros((wk.CAPACITY, wk.N_COLS), np.int64)
+    seen = Counter()
+    for _ in range(4000):
+        hpos = int(rng.integers(0, 1 << 13)) & int(rng.integers(0, 1 << 13))
+        held = hpos << 1
+        held |= (held & 2) << 13
+        add = ((int(rng.integers(0, 1 << 13)) | int(rng.integers(0, 1 << 13))) << 1) & ~held
+        add &= 0x3FFE
+        add |= (add & 2) << 13
+        maxj = int(rng.integers(0, 3))
+        rel = (int(rng.integers(0, 1 << 13)) << 1) if rng.random() < 0.8 else 0
+        rel_h = rel & wk._ranks_of(held)
+        rel_a = (int(rng.integers(0, 1 << 13)) << 1) & wk._ranks_of(add)
+        n = lk._list_windows(held, add, maxj, rel_h, rel_a, o, s)
+        want = _list_every_mask(held, add, maxj, rel_h, rel_a)
+        assert [list(map(int, r)) for r in o[:n]] == want, (held, add, maxj, rel_h, rel_a)
+        seen[sum(1 for r in want if r[5] | r[6] == 0)] += 1
+    assert seen[0] > 100 and sum(v for k, v in seen.items() if k >= 2) > 100, seen

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .windows import NO_WAY, WINDOW_JOK, WINDOW_MASKS
+from .windows import _FREE_MASK, _FREE_NA, NO_WAY, WINDOW_JOK, WINDOW_MASKS
 from .workspace import (
     CAPACITY,
     COMPLETE,
@@ -101,6 +101,20 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
     n = 0
     for lo in range(1, 12):
         w = 15 << lo
+        if (_ranks_of(w) & (rel_h | rel_a)) == 0:
+            # no option of this window touches a relevant rank: per joker count, only its
+            # cheapest (the first joker mask so cheap) can stand for the free ones, so the
+            # same listing as trying every mask (issue 27)
+            h4 = (held >> lo) & 15
+            a4 = (add >> lo) & 15
+            for t in range(maxj + 1):
+                na = _FREE_NA[h4, a4, t]
+                if na >= scratch[W_FREE + t]:
+                    continue
+                nat = w & ~(WINDOW_MASKS[_FREE_MASK[h4, a4, t]] << lo)
+                n = _free_option(scratch, n, t, na, _ranks_of(nat & held),
+                                 _ranks_of(nat & ~held))
+            continue
         for i in range(8):
             t = WINDOW_JOK[i]
             if t > maxj:
@@ -120,19 +134,10 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
             ka = fpa & rel_a
             if kh | ka == 0:
                 # the groups cannot tell such options apart: the cheapest one per joker
-                # count stands for them all, in the row of the first one listed
-                if na >= scratch[W_FREE + t]:
-                    continue
-                scratch[W_FREE + t] = na
-                zi = scratch[W_FREE + 3 + t]
-                if zi >= 0:
-                    o = W_TMP + zi * N_COLS
-                    scratch[o + N_NADD] = na
-                    scratch[o + N_FPH] = fph
-                    scratch[o + N_FPA] = fpa
-                    scratch[o + N_KEY] = (na + t) * 3 + t
-                    continue
-                scratch[W_FREE + 3 + t] = n
+                # count stands for them all
+                if na < scratch[W_FREE + t]:
+                    n = _free_option(scratch, n, t, na, fph, fpa)
+                continue
             o = W_TMP + n * N_COLS
             scratch[o + N_NADD] = na
             scratch[o + N_JOK] = t
@@ -177,6 +182,30 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
             opts_s[q, c] = scratch[o + c]
         kept += 1
     return kept
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _free_option(scratch, n, t, na, fph, fpa):
+    """A cheaper option touching no relevant rank with ``t`` jokers (``na`` naturals added,
+    ``fph`` / ``fpa`` its held and added ranks) for :func:`_list_windows`: it stands for all
+    such, in the row of the first one listed (a new row ``n`` if none yet); returns the rows
+    listed."""
+    scratch[W_FREE + t] = na
+    zi = scratch[W_FREE + 3 + t]
+    if zi < 0:
+        scratch[W_FREE + 3 + t] = n
+        zi = n
+        n += 1
+    o = W_TMP + zi * N_COLS
+    scratch[o + N_NADD] = na
+    scratch[o + N_JOK] = t
+    scratch[o + N_W] = 1
+    scratch[o + N_FPH] = fph
+    scratch[o + N_FPA] = fpa
+    scratch[o + N_KH] = 0
+    scratch[o + N_KA] = 0
+    scratch[o + N_KEY] = (na + t) * 3 + t
+    return n
 
 
 @njit(cache=True, _nrt=False)

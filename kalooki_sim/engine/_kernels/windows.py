@@ -56,3 +56,28 @@ def _window_counts():
 
 
 _WINDOW_N = _window_counts()
+
+
+def _window_free():
+    """``[held4, add4, t]``: the least naturals a 4-card window adds with exactly ``t`` jokers
+    (none over a held natural, never two adjacent, R4; ``NO_WAY`` where none), and the first
+    joker mask (index into :data:`WINDOW_MASKS`) that does: a window touching no relevant
+    rank lists just that (:func:`.listing._list_windows`)."""
+    na = np.full((16, 16, 3), NO_WAY, np.int64)
+    first = np.full((16, 16, 3), -1, np.int64)
+    for h4 in range(16):
+        for a4 in range(16):
+            for i in range(8):
+                t = WINDOW_JOK[i]
+                jm = WINDOW_MASKS[i]
+                miss = 15 & ~jm & ~h4
+                if jm & h4 or miss & ~a4:
+                    continue
+                n = bin(miss).count("1")
+                if n < na[h4, a4, t]:
+                    na[h4, a4, t] = n
+                    first[h4, a4, t] = i
+    return na, first
+
+
+_FREE_NA, _FREE_MASK = _window_free()
