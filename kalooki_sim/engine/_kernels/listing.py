@@ -138,15 +138,7 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
                 if na < scratch[W_FREE + t]:
                     n = _free_option(scratch, n, t, na, fph, fpa)
                 continue
-            o = W_TMP + n * N_COLS
-            scratch[o + N_NADD] = na
-            scratch[o + N_JOK] = t
-            scratch[o + N_W] = 1
-            scratch[o + N_FPH] = fph
-            scratch[o + N_FPA] = fpa
-            scratch[o + N_KH] = kh
-            scratch[o + N_KA] = ka
-            scratch[o + N_KEY] = (na + t) * 3 + t
+            _put_option(scratch, n, na, t, fph, fpa, kh, ka)
             n += 1
     # drop what a free option beats (the free ones beat themselves only when worse)
     z0 = scratch[W_FREE]
@@ -196,16 +188,24 @@ def _free_option(scratch, n, t, na, fph, fpa):
         scratch[W_FREE + 3 + t] = n
         zi = n
         n += 1
-    o = W_TMP + zi * N_COLS
+    _put_option(scratch, zi, na, t, fph, fpa, 0, 0)
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _put_option(scratch, row, na, t, fph, fpa, kh, ka):
+    """A window option of :func:`_list_windows` into its candidate ``row`` (``W_TMP``): ``na``
+    naturals added, ``t`` jokers, its held / added ranks and the relevant ones among them, and
+    its sort key."""
+    o = W_TMP + row * N_COLS
     scratch[o + N_NADD] = na
     scratch[o + N_JOK] = t
     scratch[o + N_W] = 1
     scratch[o + N_FPH] = fph
     scratch[o + N_FPA] = fpa
-    scratch[o + N_KH] = 0
-    scratch[o + N_KA] = 0
+    scratch[o + N_KH] = kh
+    scratch[o + N_KA] = ka
     scratch[o + N_KEY] = (na + t) * 3 + t
-    return n
 
 
 @njit(cache=True, _nrt=False)

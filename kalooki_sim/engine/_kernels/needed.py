@@ -616,7 +616,18 @@ def _upto(counts, jokers, g, r, mode, avail, opts, scratch, cap, floor):
         return root  # the bound is exact: no runs, or runs sharing only the jokers
     if root > cap:
         return root
-    return _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor)
+    return _deepen(jokers, g, r, mode, avail, opts, scratch, cap, root, floor)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _ns_key(scratch):
+    """The suits' cheapest runs (``NS``, at most 4 naturals each, or ``NO_WAY`` as 7) as one
+    36-bit key: what the memos of :func:`_runs_count` and :func:`_root_runs` are keyed by."""
+    key = 0
+    for i in range(12):
+        v = scratch[W_NS + i]
+        key = key * 8 + (7 if v >= NO_WAY else min(v, 6))
+    return key
 
 
 @njit(cache=True, _nrt=False)
@@ -625,11 +636,7 @@ def _runs_count(r, jokers, aj, scratch):
     a function of the suits' cheapest runs (``NS``) and the jokers alone, so remembered by
     them (issue 27: the seats ask it after every card that dies, and it seldom moves). Jokers
     held or addable beyond ``TMAX`` change nothing (four runs take at most eight)."""
-    key = 0
-    for i in range(12):
-        v = scratch[W_NS + i]
-        key = key * 8 + (7 if v >= NO_WAY else min(v, 6))
-    key = ((key * 16 + min(jokers, TMAX)) * 16 + min(aj, TMAX)) * 8 + r
+    key = ((_ns_key(scratch) * 16 + min(jokers, TMAX)) * 16 + min(aj, TMAX)) * 8 + r
     o, hit = _memo_slot(scratch, W_RUNS_MEMO, RUNS_MEMO, key)
     if hit:
         return scratch[o + 1]
@@ -639,7 +646,7 @@ def _runs_count(r, jokers, aj, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _deepen(counts, jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
+def _deepen(jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
     """The iterative deepening of :func:`_upto` from its root bound ``root`` (at most
     ``cap``) or the answer's known ``floor``, with the hand's tables (:func:`_hand_tables`,
     :func:`_root`) in ``scratch``."""
@@ -769,11 +776,7 @@ def _root_runs(r, scratch):
     bound and the ranks' relevance read: a function of the suits' cheapest runs (``NS``, at
     most 4 each) and ``r`` alone, so remembered by them (issue 27: the one-card moves of a
     decision leave most suits' cheapest runs as they were)."""
-    key = 0
-    for i in range(12):
-        v = scratch[W_NS + i]
-        key = key * 8 + (7 if v >= NO_WAY else v)
-    key = key * 8 + r
+    key = _ns_key(scratch) * 8 + r
     o, hit = _memo_slot(scratch, W_ROOT_RUNS, ROOT_RUNS, key)
     if hit:
         v = scratch[o + 1]

@@ -419,7 +419,7 @@ def needed_cut(counts, jokers, g, r, avail, opts, scratch, x, cap, floor):
     lb = _used_from_tables(jokers, g, r, avail, scratch, x)
     if lb > cap:
         return lb
-    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
+    return _deepen(jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
 
 
 @njit(cache=True, _nrt=False)
@@ -437,7 +437,7 @@ def needed_moved(counts, jokers, g, r, avail, opts, scratch, x, d, cap, floor):
         return NO_WAY
     if root > cap:
         return root
-    return _deepen(counts, jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
+    return _deepen(jokers, g, r, WINDOWS, avail, opts, scratch, cap, root, floor)
 
 
 @njit(cache=True, _nrt=False)

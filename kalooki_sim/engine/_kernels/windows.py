@@ -13,25 +13,30 @@ WINDOW_MASKS = (0, 1, 2, 4, 8, 5, 9, 10)
 WINDOW_JOK = (0, 1, 1, 1, 1, 2, 2, 2)
 
 
+def _window_options(h4, a4):
+    """The joker masks a 4-card window whose positions hold the naturals ``h4`` and could take
+    the copies ``a4`` (bit masks) may take, none over a held natural, never two adjacent (R4),
+    every missing natural addable: ``(mask index, jokers, naturals added)``, in mask order."""
+    for i in range(8):
+        jm = WINDOW_MASKS[i]
+        miss = 15 & ~jm & ~h4
+        if not jm & h4 and not miss & ~a4:
+            yield i, WINDOW_JOK[i], bin(miss).count("1")
+
+
 def _window_costs():
     """``[maxj, held4, add4, u]``: least naturals to add for a 4-card window whose positions
     hold the naturals ``held4`` and could take the copies ``add4`` (bit masks), with at most
-    ``u`` jokers (none over a held natural, never two adjacent, R4) and ``maxj`` (capped at 2)
-    jokers to be had; ``NO_WAY`` where none. Built once: a window of a suit is then one look-up.
+    ``u`` jokers (:func:`_window_options`) and ``maxj`` (capped at 2) jokers to be had;
+    ``NO_WAY`` where none. Built once: a window of a suit is then one look-up.
     """
     out = np.full((3, 16, 16, 3), NO_WAY, np.int64)
     for mj in range(3):
         for h4 in range(16):
             for a4 in range(16):
-                for i in range(8):
-                    t = WINDOW_JOK[i]
-                    jm = WINDOW_MASKS[i]
-                    if t > mj or jm & h4:
+                for _, t, n in _window_options(h4, a4):
+                    if t > mj:
                         continue
-                    miss = 15 & ~jm & ~h4
-                    if miss & ~a4:
-                        continue
-                    n = bin(miss).count("1")
                     for u in range(t, 3):
                         out[mj, h4, a4, u] = min(out[mj, h4, a4, u], n)
     return out
@@ -48,10 +53,7 @@ def _window_counts():
     for mj in range(3):
         for h4 in range(16):
             for a4 in range(16):
-                for i in range(8):
-                    jm = WINDOW_MASKS[i]
-                    if WINDOW_JOK[i] <= mj and not jm & h4 and not (15 & ~jm & ~h4) & ~a4:
-                        out[mj, h4, a4] += 1
+                out[mj, h4, a4] = sum(t <= mj for _, t, _ in _window_options(h4, a4))
     return out
 
 
@@ -67,13 +69,7 @@ def _window_free():
     first = np.full((16, 16, 3), -1, np.int64)
     for h4 in range(16):
         for a4 in range(16):
-            for i in range(8):
-                t = WINDOW_JOK[i]
-                jm = WINDOW_MASKS[i]
-                miss = 15 & ~jm & ~h4
-                if jm & h4 or miss & ~a4:
-                    continue
-                n = bin(miss).count("1")
+            for i, t, n in _window_options(h4, a4):
                 if n < na[h4, a4, t]:
                     na[h4, a4, t] = n
                     first[h4, a4, t] = i
