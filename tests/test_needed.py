@@ -641,7 +641,7 @@ def test_R3_R5_group_costs_per_joker_count_in_closed_form_match_the_group_dp():
     """``groups.group_costs`` (the search's group costs at every node, issue 27) against the
     group DP it replaces there (``_groups`` of the frozen original kernel), entry by entry
     (0..g jokers), on random per-rank naturals held and copies left, random masks of the ranks
-    allowed, 1-4 groups."""
+    allowed, 0-5 groups."""
     import needed_original
 
     from kalooki_sim.engine._kernels import groups as gk
@@ -654,7 +654,7 @@ def test_R3_R5_group_costs_per_joker_count_in_closed_form_match_the_group_dp():
     want = np.zeros(nk.GMAX, np.int64)
     seen = Counter()
     for _ in range(20000):
-        g = int(rng.integers(1, 5))
+        g = int(rng.integers(0, 6))  # 0-5: every body of _costs_of_kinds (issue 27)
         rel = int(rng.integers(0, 1 << 13)) << 1 if rng.random() < 0.7 else nk.RANKS13
         s[nk.W_h + 1:nk.W_h + 14] = rng.integers(0, 5, 13) * (rng.random(13) < 0.6)
         s[nk.W_a + 1:nk.W_a + 14] = rng.integers(0, 4, 13)
@@ -872,6 +872,49 @@ def test_R3_group_costs_pair_is_group_costs_for_g_and_g_minus_1():
         assert (a[:g + 1] == want_a[:g + 1]).all() and (b[:g] == want_b[:g]).all()
         seen[min(int(want_a[0]), 5)] += 1  # 5: no way without jokers
     assert len(seen) == 6 and seen[5] > 20 and seen[0] > 100, seen
+
+
+def _node_bound_twin(nadd, jok, d, k, g, jokers, aj, run_row, group_row, no_way, tmax):
+    """The search's node bound written out plainly: ``nadd`` naturals and ``jok`` jokers
+    taken, ``k`` runs from the open levels at ``run_row[t]`` naturals with at most ``t``
+    jokers, ``g`` groups at ``group_row[m]`` with ``m`` jokers, each joker beyond the hand's
+    ``jokers`` bought (at most ``aj``; R4, R3, R5)."""
+    if k > 4 - d:
+        return no_way
+    costs = [nadd + run_row[t] + group_row[m] + max(0, jok + t + m - jokers)
+             for t in range(min(2 * k, tmax) + 1) for m in range(g + 1)
+             if run_row[t] < no_way and group_row[m] < no_way
+             and jok + t + m - jokers <= aj]
+    return min(costs, default=no_way)
+
+
+def test_R3_R4_node_bound_of_every_contracts_groups_matches_its_plain_twin():
+    """``needed._bound`` has one body per contract's groups (1-3, issue 27: constant loops the
+    compiler unrolls) and a general one: each must be the plain bound of its twin, on random
+    run rows and group rows (some with no way), 0-5 groups, 0-4 runs still wanted, every
+    level."""
+    from kalooki_sim.engine._kernels import needed as nk
+
+    rng = np.random.default_rng(71)
+    s = np.zeros(nk.SCRATCH, np.int64)
+    go = nk.W_GL + 2 * nk.GMAX
+    seen = Counter()
+    for _ in range(6000):
+        g, k, d = int(rng.integers(0, 6)), int(rng.integers(0, 5)), int(rng.integers(0, 5))
+        run_row = np.where(rng.random(nk.TMAX + 1) < 0.15, nk.NO_WAY,
+                           rng.integers(0, 9, nk.TMAX + 1))
+        group_row = np.where(rng.random(g + 1) < 0.15, nk.NO_WAY, rng.integers(0, 7, g + 1))
+        for t in range(nk.TMAX + 1):
+            s[nk._r_at(d, k, t)] = run_row[t]
+        s[go:go + g + 1] = group_row
+        nadd, jok = int(rng.integers(0, 6)), int(rng.integers(0, 5))
+        jokers, aj = int(rng.integers(0, 4)), int(rng.integers(0, 5))
+        got = nk._bound(nadd, jok, d, k, g, jokers, aj, s, go)
+        want = _node_bound_twin(nadd, jok, d, k, g, jokers, aj, run_row, group_row,
+                                nk.NO_WAY, nk.TMAX)
+        assert got == want, (nadd, jok, d, k, g, jokers, aj, run_row, group_row)
+        seen[(min(g, 4), want < nk.NO_WAY)] += 1
+    assert all(seen[(g, True)] > 100 and seen[(g, False)] > 50 for g in range(5)), seen
 
 
 def test_R4_a_suit_not_listed_yet_has_options_exactly_when_it_has_a_window():

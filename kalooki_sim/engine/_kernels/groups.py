@@ -101,7 +101,24 @@ def group_costs_pair(g, ho, ao, out, out1, scratch):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _costs_of_kinds(g, free, n1, n2, n3, j0, j1, j2, out):
-    """:func:`group_costs` from the number of ranks of each kind (:func:`_kinds`)."""
+    """:func:`group_costs` from the number of ranks of each kind (:func:`_kinds`). One body
+    per number of groups, 0-3 (the mixed contracts' and one fewer), whose loops the compiler
+    unrolls (issue 27: the search asks it at every node that takes naturals)."""
+    if g == 0:
+        out[0] = 0
+    elif g == 1:
+        _costs_body(1, free, n1, n2, n3, j0, j1, j2, out)
+    elif g == 2:
+        _costs_body(2, free, n1, n2, n3, j0, j1, j2, out)
+    elif g == 3:
+        _costs_body(3, free, n1, n2, n3, j0, j1, j2, out)
+    else:
+        _costs_body(g, free, n1, n2, n3, j0, j1, j2, out)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _costs_body(g, free, n1, n2, n3, j0, j1, j2, out):
+    """:func:`_costs_of_kinds`' body."""
     jt = j0 + j1 + j2
     nt = n1 + n2 + n3
     for m in range(g + 1):

@@ -233,7 +233,23 @@ def _run_table_upto(scratch, kmax):
 def _bound(nadd, jok, d, k, g, jokers, aj, scratch, go):
     """Least cost of a node: ``nadd`` naturals and ``jok`` jokers in its runs, ``k`` runs still
     wanted from the levels ``d..3`` at their cheapest (``R``), the groups from ``G`` at ``go``,
-    the jokers shared (a joker beyond the hand's costs one card, at most ``aj`` of them)."""
+    the jokers shared (a joker beyond the hand's costs one card, at most ``aj`` of them).
+
+    One body per contract's groups, 1-3 (the mixed contracts'): with the loop over the groups'
+    jokers of constant length, which the compiler unrolls (issue 27: the search asks it at
+    every node)."""
+    if g == 1:
+        return _bound_of(nadd, jok, d, k, 1, jokers, aj, scratch, go)
+    if g == 2:
+        return _bound_of(nadd, jok, d, k, 2, jokers, aj, scratch, go)
+    if g == 3:
+        return _bound_of(nadd, jok, d, k, 3, jokers, aj, scratch, go)
+    return _bound_of(nadd, jok, d, k, g, jokers, aj, scratch, go)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bound_of(nadd, jok, d, k, g, jokers, aj, scratch, go):
+    """:func:`_bound`'s body."""
     if k > 4 - d:
         return NO_WAY
     best = NO_WAY
