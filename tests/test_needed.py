@@ -1026,3 +1026,43 @@ def test_R4_window_listing_with_free_windows_in_one_look_up_matches_every_mask()
         assert [list(map(int, r)) for r in o[:n]] == want, (held, add, maxj, rel_h, rel_a)
         seen[sum(1 for r in want if r[5] | r[6] == 0)] += 1
     assert seen[0] > 100 and sum(v for k, v in seen.items() if k >= 2) > 100, seen
+
+
+def _prune_twin(rows):
+    """The slow twin of ``listing._prune``: keep an option unless a kept one has fewer or as
+    many added naturals and jokers, as many runs or more, and a subset of its relevant held
+    and added ranks."""
+    kept = []
+    for r in rows:
+        na, t, w, kh, ka = r[0], r[1], r[2], r[5], r[6]
+        if not any(k[0] <= na and k[1] <= t and k[2] >= w and not k[5] & ~kh
+                   and not k[6] & ~ka for k in kept):
+            kept.append(r)
+    return kept
+
+
+def test_R4_pruned_options_match_the_dominance_twin():
+    """``listing._prune`` drops the options a kept one dominates (issue 27: a deepening that
+    prunes searches the rest): on random option lists, cheapest first (naturals 0-13, jokers
+    0-4, 1-3 runs, random relevant ranks, many alike), the options it keeps (every column, in
+    order) must be its slow twin's."""
+    from kalooki_sim.engine._kernels import listing as lk
+    from kalooki_sim.engine._kernels import workspace as wk
+
+    rng = np.random.default_rng(72)
+    o = np.zeros((wk.CAPACITY, wk.N_COLS), np.int64)
+    seen = Counter()
+    for _ in range(3000):
+        n = int(rng.integers(0, 60))
+        na, t, w = rng.integers(0, 14, n), rng.integers(0, 5, n), rng.integers(1, 4, n)
+        masks = rng.integers(0, 1 << 4, (n, 2)) << rng.integers(1, 11, (n, 1))
+        rows = sorted(([int(na[i]), int(t[i]), int(w[i]), 0, 0, int(masks[i, 0]),
+                        int(masks[i, 1]), int((na[i] + t[i]) * 14 + t[i])] for i in range(n)),
+                      key=lambda r: r[7])
+        for i, r in enumerate(rows):
+            o[i] = r
+        kept = lk._prune(o, n)
+        want = _prune_twin(rows)
+        assert [list(map(int, r)) for r in o[:kept]] == want
+        seen[min(n - kept, 5)] += 1
+    assert seen[0] > 100 and seen[5] > 1000, seen
