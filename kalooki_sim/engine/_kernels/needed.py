@@ -117,7 +117,7 @@ def _suit_masks(counts, avail, s):
     return held | ((held & 2) << 13), add | ((add & 2) << 13)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _cheapest_runs(counts, avail, maxj, scratch):
     """``NS[s, t]``: least naturals to add for a 4-card run of suit ``s`` with <= t jokers."""
     for s in range(4):
@@ -752,7 +752,7 @@ def rank_total(counts, avail, k):
     return h, a
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _hand_tables(counts, jokers, r, avail, scratch):
     """Per rank the naturals held (``H``) and addable (``A``), and per suit the cheapest runs
     (``NS``; none wanted when ``r == 0``): what the root bound is built from."""

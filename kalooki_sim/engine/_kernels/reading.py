@@ -39,7 +39,7 @@ from .table import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _fill_counts(hrow, cnt):
     """Count view (4x14) of one seat's hand; returns its jokers."""
     for s in range(4):
@@ -345,7 +345,7 @@ def _danger(seat, hand, ps, P):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _avail(seat, hand, rules, out):
     """Copies of each code ``seat`` may still get: the pack less its hand and the dead cards."""
     for c in range(N_CODES):
@@ -361,14 +361,14 @@ def _copies_left(seat, hand, rules, c):
             - hand[_seen_row(hand), c])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _needed(seat, hand, rules, pol, pw):
     """Cards still needed for the contract: exact with ``P_EXACT`` (:mod:`.needed`; dead cards
     cannot come), else the quick lower bound :func:`need`. ``pw`` = (cnt, opts, scratch)."""
     return _needed_upto(seat, hand, rules, pol, pw, NK.NO_WAY, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _needed_upto(seat, hand, rules, pol, pw, cap, floor):
     """:func:`_needed` when it is at most ``cap``; else some number above ``cap``. A decision
     that only compares the count with a threshold asks no more than that, and says what it
@@ -389,7 +389,7 @@ def _needed_upto(seat, hand, rules, pol, pw, cap, floor):
     return need(hand[seat], rules[R_GROUPS], rules[R_RUNS])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _load_counts(seat, hand, rules, pw):
     """The kernel's view of ``seat``'s hand: the copies it may still get (a scratch row of
     ``hand``) and its counts in ``pw[0]``; returns ``(avail, jokers)``."""
@@ -398,7 +398,7 @@ def _load_counts(seat, hand, rules, pw):
     return av, _fill_counts(hand[seat], pw[0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _one_kind(rules):
     """The contract is all groups or all runs (not V6's complete suit): its count is the
     search's root bound, cheap to move by one card (:func:`.plus.root_moved`)."""
@@ -407,7 +407,7 @@ def _one_kind(rules):
     return r == 0 or (g == 0 and not (rules[R_V6] == 1 and r == 3))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _exact_upto(seat, hand, rules, pw, card, cap, floor):
     """The exact count of ``seat``'s hand when at most ``cap`` (it is known to be at least
     ``floor``), else some number above ``cap``; ``card``: a natural just taken or drawn, whose
@@ -449,7 +449,7 @@ def _exact_of(seat, rules, pw, av, j, card, off, cap, floor):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _mixed(rules):
     """A mixed contract, not V6's complete suit: counts are searched, a seat keeps a plan,
     a cut is refuted by :func:`.plus.needed_cut` and each keep check's count is the hand's
@@ -457,7 +457,7 @@ def _mixed(rules):
     return not _one_kind(rules) and not (rules[R_V6] == 1 and rules[R_RUNS] == 3)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _keep_count(seat, hand, rules, pol, pw, av, j, c, now, mixed):
     """The keep check of candidate ``c``: :func:`_needed_upto` of ``seat``'s hand less ``c``
     with cap and floor ``now``; in a mixed contract (``mixed``) from the tables
@@ -483,7 +483,7 @@ def _prepare_keeps(seat, hand, rules, pw, av):
     return True, av, j
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _keep_upto(seat, hand, rules, pw, av, j, c, now):
     """Does ``seat``'s hand less the natural ``c`` keep the count at ``now``? Its exact count
     when at most ``now``, else some number above (:func:`_needed_upto` with cap and floor
@@ -503,7 +503,7 @@ def _keep_upto(seat, hand, rules, pw, av, j, c, now):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _plan_ok(seat, rules):
     """Is a plan kept for ``seat`` (:func:`.plus.keep_plan`)? In mixed contracts, not V6's
     complete suit, seats 0-7: elsewhere counts are not searched."""
@@ -609,7 +609,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=Fals
     return mask, total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _state_key(seat, hand):
     """A 62-bit hash of ``seat``'s hand and the dead cards: what its exact count depends on."""
     return _row_key(seat, hand, 16)
@@ -657,13 +657,13 @@ def _memo_put(seat, hand, ps, key, val):
     ps[seat, PS_NC_HVAL] = val
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _hand_key(seat, hand):
     """A 62-bit hash of ``seat``'s hand alone (:func:`_state_key` without the dead cards)."""
     return _row_key(seat, hand, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _memo_floor(seat, hand, ps):
     """What ``seat``'s exact count is at least, from the last count remembered: that count if
     it was of this same hand (cards only die in a hand, and a dead card never lowers a
@@ -674,7 +674,7 @@ def _memo_floor(seat, hand, ps):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _memo_get(seat, ps, key):
     """The seat's remembered count for ``key``, or -1."""
     for i in range(2):
@@ -699,7 +699,7 @@ def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _cut_upto(seat, hand, rules, pw, card, cap, before):
     """The exact count of ``seat``'s hand, which holds ``card`` just taken or drawn, when it
     is at most ``cap``, a cap below ``before``, the exact count without the card; else some
@@ -758,7 +758,7 @@ def _needed_memo(seat, hand, ps, rules, pol, pw):
     return _needed_memo_upto(seat, hand, ps, rules, pol, pw, NK.NO_WAY)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _live_partners(c, av):
     """Live copies of the cards that would meld with natural ``c``: its rank in every suit and
     its suit's two neighbours on each side (R3, R4), plus the jokers. ``av`` counts the copies
