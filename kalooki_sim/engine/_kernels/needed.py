@@ -373,14 +373,13 @@ def _listed_levels(nopt, perm, scratch):
 @njit(cache=True, _nrt=False, inline="always")
 def _ensure_listed(opts, nopt, s, scratch):
     """List suit ``s``'s window options (:func:`.listing._list_suit`) if this deepening has not
-    yet (``nopt[s] < 0``), with its relevant ranks and jokers (``W_LAZY``), pruned once the
-    deepening prunes (issue 27: a search that fails at its first levels never lists the
-    suits of the later ones)."""
+    yet (``nopt[s] < 0``), with its relevant ranks and jokers (``W_LAZY``), and prune them
+    (issue 27: a search that fails at its first levels never lists the suits of the later
+    ones; the options another dominates cost more to search than to drop, at every level)."""
     if nopt[s] < 0:
         nopt[s] = _list_suit(s, scratch[W_LAZY + 2], scratch[W_LAZY], scratch[W_LAZY + 1],
                              WINDOWS, opts[s], scratch)
-        if scratch[W_LAZY + 3] == 1:
-            _prune_kept(opts, nopt, s, scratch)
+        _prune_kept(opts, nopt, s, scratch)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -673,7 +672,6 @@ def _deepen(jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
     nopt = scratch[W_NOPT:W_NOPT + 4]
     perm = scratch[W_PERM:W_PERM + 4]
     rel_prev = -1
-    pruned = False
     limit = max(root, floor)
     while True:
         if limit > cap:
@@ -700,7 +698,6 @@ def _deepen(jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
             scratch[W_LAZY] = rel_h
             scratch[W_LAZY + 1] = rel_a
             scratch[W_LAZY + 2] = maxj
-            scratch[W_LAZY + 3] = 0
             for s in range(4):
                 perm[s] = s
                 if complete:
@@ -718,13 +715,6 @@ def _deepen(jokers, g, r, mode, avail, opts, scratch, cap, root, floor):
                         perm[b_] = sa
             _run_table(scratch, r)
             rel_prev = rel
-            pruned = False
-        if limit > root and not pruned and not complete:
-            for s in range(4):
-                if nopt[s] >= 0:
-                    _prune_kept(opts, nopt, s, scratch)
-            scratch[W_LAZY + 3] = 1
-            pruned = True
         if last:
             return _search(opts, g, r, w, jokers, aj, rel, NO_WAY - 1, limit, scratch)
         v = _search(opts, g, r, w, jokers, aj, rel, limit, limit, scratch)

@@ -80,7 +80,7 @@ W_RUNS_OF = W_SAVE0 + 48
 W_FREE = W_RUNS_OF + 2 * RUNS_OF
 # a deepening's listing, made suit by suit as the search first reaches it
 # (:func:`.needed._ensure_listed`): relevant held ranks, addable ranks, jokers to be had, and
-# 1 once its listings are pruned
+# one slot unused
 W_LAZY = W_FREE + 6
 # the root's run row R[0, r, t] by the suits' cheapest runs and the runs:
 # [ROOT_RUNS, 2] of (key + 1, the row in 5-bit fields) (:func:`.needed._root_runs`)
