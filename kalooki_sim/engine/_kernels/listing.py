@@ -28,11 +28,9 @@ from .workspace import (
     W_FREE,
     W_LCACHE,
     W_LNEXT,
-    W_LSLOT,
     W_MASKS,
     W_OBASE,
     W_TMP,
-    _opt_row,
     _popcount,
     _ranks_of,
 )
@@ -54,11 +52,11 @@ def _list_suit(s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     The listing depends on the relevant ranks only where the suit holds or could add a
     natural, so the last ``LC_K`` listings of each suit are kept by that key, each in its own
     rows of ``opts_s`` (after ``CAPACITY``), and searched there when it comes again (about
-    half do, issue 27).
+    half do, issue 27). Window options are kept pruned (:func:`_prune`): the options another
+    dominates cost more to search than to drop.
     """
     held = scratch[W_MASKS + 2 * s]
     add = scratch[W_MASKS + 2 * s + 1]
-    scratch[W_LSLOT + s] = -1
     if mode == COMPLETE:
         scratch[W_OBASE + s] = 0
         return _list_complete(held, add, maxj, rel_h, rel_a, opts_s)
@@ -70,13 +68,12 @@ def _list_suit(s, maxj, rel_h, rel_a, mode, opts_s, scratch):
         o = base + e * LC_ENTRY
         if (scratch[o] == held + 1 and scratch[o + 1] == add and scratch[o + 2] == mj
                 and scratch[o + 3] == rel_h and scratch[o + 4] == rel_a):
-            scratch[W_LSLOT + s] = o
             scratch[W_OBASE + s] = CAPACITY + e * LC_ROWS
             return scratch[o + 5]
     e = scratch[W_LNEXT + s]
     scratch[W_LNEXT + s] = (e + 1) % LC_K
     row = CAPACITY + e * LC_ROWS
-    n = _list_windows(held, add, mj, rel_h, rel_a, opts_s[row:], scratch)
+    n = _prune(opts_s[row:], _list_windows(held, add, mj, rel_h, rel_a, opts_s[row:], scratch))
     o = base + e * LC_ENTRY
     scratch[o] = held + 1  # 0: an empty entry
     scratch[o + 1] = add
@@ -84,8 +81,6 @@ def _list_suit(s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     scratch[o + 3] = rel_h
     scratch[o + 4] = rel_a
     scratch[o + 5] = n
-    scratch[o + 6] = 0
-    scratch[W_LSLOT + s] = o
     scratch[W_OBASE + s] = row
     return n
 
@@ -269,18 +264,3 @@ def _prune(opts_s, n):
                 opts_s[kept, c] = opts_s[q, c]
         kept += 1
     return kept
-
-
-@njit(cache=True, _nrt=False)
-def _prune_kept(opts, nopt, s, scratch):
-    """:func:`_prune` suit ``s``'s options in place (its kept listing with them), once: a
-    later search of that listing starts pruned (the same counts: a dominated option never
-    makes a cheaper leaf)."""
-    o = scratch[W_LSLOT + s]
-    if o >= 0 and scratch[o + 6] == 1:
-        return  # listed from a kept listing already pruned
-    n = _prune(opts[s, _opt_row(scratch, s, 0):], nopt[s])
-    nopt[s] = n
-    if o >= 0:
-        scratch[o + 5] = n
-        scratch[o + 6] = 1

@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 from .groups import group_costs, group_costs_pair, group_options, groups_alone
-from .listing import _list_suit, _prune_kept
+from .listing import _list_suit
 from .windows import _WINDOW_COST, _WINDOW_N, NO_WAY
 from .workspace import (
     COMPLETE,
@@ -373,13 +373,11 @@ def _listed_levels(nopt, perm, scratch):
 @njit(cache=True, _nrt=False, inline="always")
 def _ensure_listed(opts, nopt, s, scratch):
     """List suit ``s``'s window options (:func:`.listing._list_suit`) if this deepening has not
-    yet (``nopt[s] < 0``), with its relevant ranks and jokers (``W_LAZY``), and prune them
-    (issue 27: a search that fails at its first levels never lists the suits of the later
-    ones; the options another dominates cost more to search than to drop, at every level)."""
+    yet (``nopt[s] < 0``), with its relevant ranks and jokers (``W_LAZY``), pruned (issue 27:
+    a search that fails at its first levels never lists the suits of the later ones)."""
     if nopt[s] < 0:
         nopt[s] = _list_suit(s, scratch[W_LAZY + 2], scratch[W_LAZY], scratch[W_LAZY + 1],
                              WINDOWS, opts[s], scratch)
-        _prune_kept(opts, nopt, s, scratch)
 
 
 @njit(cache=True, _nrt=False, inline="always")

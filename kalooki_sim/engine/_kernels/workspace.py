@@ -44,17 +44,16 @@ W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves
 W_LEAF = W_ROOT + 1  # [4 suits, 4] + 1: the last leaf's runs (:func:`_keep_leaf`), and "set"
 W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy (issue 27)
 LC_K = 8  # listings kept per suit (:func:`_list_suit`)
-#: a listing's key (5), its count, 1 once pruned (:func:`_prune`); its options (11 x 8 at
+#: a listing's key (5) and its count (pruned, :func:`_prune`); its options (11 x 8 at
 #: most) stay in the suit's rows of ``opts``, from ``CAPACITY + slot * LC_ROWS``
-LC_ENTRY = 7
+LC_ENTRY = 6
 LC_ROWS = 11 * 8
 #: rows of ``opts`` per suit: the searched listing of V6's complete suits from row 0, the
 #: kept window listings after it (the search reads a suit's options from ``W_OBASE``)
 OPT_ROWS = CAPACITY + LC_K * LC_ROWS
 W_LCACHE = W_PLANS + 8 * 20  # [4 suits, LC_K, LC_ENTRY]
 W_LNEXT = W_LCACHE + 4 * LC_K * LC_ENTRY  # per suit, the entry to replace next
-W_LSLOT = W_LNEXT + 4  # per suit, the kept listing its options came from (-1: none)
-W_SKEY = W_LSLOT + 4  # per suit, its search order key (:func:`_suit_rank`)
+W_SKEY = W_LNEXT + 4  # per suit, its search order key (:func:`_suit_rank`)
 W_OBASE = W_SKEY + 4  # per suit, the row of ``opts`` its searched options start at
 W_RSTAMP = W_OBASE + 4  # the last stamp given out by :func:`.plus.prepare_plus`
 W_R3OK = W_RSTAMP + 1  # per suit, the stamp its R3 table was built under (all-run contracts)
@@ -79,13 +78,12 @@ W_RUNS_OF = W_SAVE0 + 48
 # (:func:`.listing._list_windows`)
 W_FREE = W_RUNS_OF + 2 * RUNS_OF
 # a deepening's listing, made suit by suit as the search first reaches it
-# (:func:`.needed._ensure_listed`): relevant held ranks, addable ranks, jokers to be had, and
-# one slot unused
+# (:func:`.needed._ensure_listed`): relevant held ranks, addable ranks, jokers to be had
 W_LAZY = W_FREE + 6
 # the root's run row R[0, r, t] by the suits' cheapest runs and the runs:
 # [ROOT_RUNS, 2] of (key + 1, the row in 5-bit fields) (:func:`.needed._root_runs`)
 ROOT_RUNS = 1024
-W_ROOT_RUNS = W_LAZY + 4
+W_ROOT_RUNS = W_LAZY + 3
 SCRATCH = W_ROOT_RUNS + 2 * ROOT_RUNS
 RANKS13 = 0x3FFE  # rank bits 1..13
 #: what a search lists per suit: 4-card windows (R4), or V6's complete suits alone
