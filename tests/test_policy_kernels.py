@@ -299,3 +299,46 @@ def test_state_key_is_one_per_hand_and_dead_cards_and_hand_key_ignores_the_dead(
             hk = int(RD._hand_key(1, v))
             assert hands.setdefault(hk, v[1].tobytes()) == v[1].tobytes()
     assert len(states) > 40 * 100 and len(hands) > 40 * 60
+
+
+def _slow_key(seat, hand, dead_weight):
+    """Slow twin of ``reading._row_key``: (seat + sum of (held + weight x dead) x the code's
+    weight) mod 2**64, mixed by the streams' splitmix, top 62 bits."""
+    from kalooki_sim.engine._kernels import rng as R
+
+    weights = [int(w) for w in RD._key_weights(53)]
+    dead = hand[RD._seen_row(hand)]
+    k = seat
+    for c in range(53):
+        k = (k + (int(hand[seat, c]) + dead_weight * int(dead[c])) * weights[c]) % 2 ** 64
+    with np.errstate(over="ignore"):  # uint64 products wrap, as in the kernel
+        return int(getattr(R._splitmix, "py_func", R._splitmix)(np.uint64(k))) >> 2
+
+
+def test_memo_keys_from_the_sums_are_the_keys_of_the_hand_one_card_on_or_off():
+    """A decision's keys come from one pass over its hand (issue 27, ``_row_sums``): the hand's
+    and, moved by one card's weight (``_sums_moved``), the hand one card on or off, with the
+    dead cards (``_state_of``) or without (``_mix_key``). Each must be the key of that hand
+    counted afresh, and the slow twin's (the documented sum, mixed)."""
+    rng = np.random.default_rng(41)
+    P = 4
+    sr = RD._seen_row(np.zeros((2 * P + 4, 53)))
+    checked = 0
+    for _ in range(20):
+        base = np.zeros((2 * P + 4, 53), np.int64)
+        base[2] = _row(random_hand(rng, 13))
+        base[sr, rng.choice(52, 12, replace=False)] = 1
+        hs, ds = (np.uint64(x) for x in RD._row_sums(2, base))  # as the kernels hold them
+        assert int(RD._state_of(hs, ds)) == int(RD._state_key(2, base)) == _slow_key(2, base, 16)
+        assert int(RD._mix_key(hs)) == int(RD._hand_key(2, base)) == _slow_key(2, base, 0)
+        for c in range(53):
+            for d in (1, -1):
+                if base[2, c] + d < 0:
+                    continue
+                v = base.copy()
+                v[2, c] += d
+                moved = np.uint64(RD._sums_moved(hs, c, d))
+                assert int(RD._state_of(moved, ds)) == int(RD._state_key(2, v)), (c, d)
+                assert int(RD._mix_key(moved)) == int(RD._hand_key(2, v)) == _slow_key(2, v, 0)
+                checked += 1
+    assert checked > 20 * 60

@@ -7,6 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...game._kernels.solver import card_value
+from . import needed as NK
 from . import plus as NP
 from . import rng as R
 from .reading import (
@@ -22,17 +23,18 @@ from .reading import (
     _known_row,
     _leaves_hand,
     _live_partners,
-    _memo_put,
+    _memo_sums,
     _needed,
-    _needed_memo,
+    _needed_memo_sums,
     _outs_scan,
     _position_bit,
     _prepare_keeps,
     _rank_count,
+    _row_sums,
     _run_cost,
     _seen_row,
-    _state_key,
     _suit_windows,
+    _sums_moved,
 )
 from .table import (
     EV_DISCARD,
@@ -97,7 +99,8 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
         m += 1
     if m == 0:
         return -1
-    now = _needed_memo(seat, hand, ps, rules, pol, pw)
+    hs, ds = _row_sums(seat, hand)  # the memo's keys of the hand, and less a card
+    now = _needed_memo_sums(seat, hand, ps, rules, pol, pw, NK.NO_WAY, hs, ds)
     if now >= NO_WAY_RANK:
         # no card that can still come lays it: the ranking falls back on the bound, which a
         # lost card may move by more than one, so score every card
@@ -114,21 +117,17 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
         return best
     if pol[seat, P_OUTS] > 0 and (pol[seat, P_OUTS_MIXED] > 0 or rules[R_GROUPS] == 0
                                   or rules[R_RUNS] == 0):
-        return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now)
+        return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now, hs, ds)
     mixed, av, j = _prepare_keeps(seat, hand, rules, pw, av)
     for i in range(m):
         c = cand[i] % 64
         nd = _keep_count(seat, hand, rules, pol, pw, av, j, c, now, mixed)
         if nd <= now:
             # the hand after this discard: what the next offers to this seat will ask about
-            hrow[c] -= 1
-            _memo_put(seat, hand, ps, _state_key(seat, hand), nd)
-            hrow[c] += 1
+            _memo_sums(seat, ps, _sums_moved(hs, c, -1), ds, nd)
             return c
     c = cand[0] % 64
-    hrow[c] -= 1
-    _memo_put(seat, hand, ps, _state_key(seat, hand), now + 1)
-    hrow[c] += 1
+    _memo_sums(seat, ps, _sums_moved(hs, c, -1), ds, now + 1)
     return c
 
 
@@ -209,10 +208,11 @@ def _stand_mask(seat, hand, rules, pw, cand, m):
 
 
 @njit(cache=True, _nrt=False)
-def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
+def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now, hs, ds):
     """:func:`_expert_discard` with ``P_OUTS``: among the candidates (``cand``, in tie-break
     order) that keep the count at ``now`` (or all of them if none does), the highest penalty +
-    ``P_OUTS`` x live outs of the hand left; ties by the candidates' order."""
+    ``P_OUTS`` x live outs of the hand left; ties by the candidates' order. ``hs``, ``ds``:
+    the hand's sums (:func:`.reading._row_sums`)."""
     hrow = hand[seat]
     # the copies still to come, less those known in another hand: the same for every candidate
     # (the exact counts below use their own availability row, not this scratch row)
@@ -248,9 +248,7 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now):
                 best = c
     for i in range(m):
         cand[i] &= (1 << 40) - 1
-    hrow[best] -= 1
-    _memo_put(seat, hand, ps, _state_key(seat, hand), target)
-    hrow[best] += 1
+    _memo_sums(seat, ps, _sums_moved(hs, best, -1), ds, target)
     return best
 
 

@@ -13,14 +13,16 @@ from .reading import (
     _avail,
     _call_limit,
     _count_drawn,
-    _cut_memo_upto,
+    _cut_memo_sums,
     _danger,
     _fill_counts,
     _from_pile,
     _hand_penalty,
-    _needed_memo,
+    _needed_memo_sums,
     _opened_others,
+    _row_sums,
     _seen_row,
+    _sums_moved,
     need_with,
 )
 from .table import (
@@ -135,11 +137,12 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     if pol[seat, P_EXACT] <= 0:
         before, after = need_with(hrow, rules[R_GROUPS], rules[R_RUNS], card)
     else:
-        before = _needed_memo(seat, hand, ps, rules, pol, pw)
+        hs, ds = _row_sums(seat, hand)  # the memo's keys of the hand, and with the card
+        before = _needed_memo_sums(seat, hand, ps, rules, pol, pw, NK.NO_WAY, hs, ds)
         hrow[card] += 1
         # only "does it cut the count by the gain?" matters, then the exact count left
-        after = _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before,
-                               before - pol[seat, gain_col])
+        after = _cut_memo_sums(seat, hand, ps, rules, pol, pw, card, before,
+                               before - pol[seat, gain_col], _sums_moved(hs, card, 1), ds)
         hrow[card] -= 1
     if before - after < pol[seat, gain_col]:
         return False

@@ -637,11 +637,42 @@ def _row_key(seat, hand, dead_weight):
     code's odd weight, summed (one multiply-add per code, issue 27: the seats' memos ask it
     hundreds of times a hand), then one mix. Two rows differing by small counts collide
     only if the weights' sum of their differences is 0 mod 2**64."""
+    hs, ds = _row_sums(seat, hand)
+    return _mix_key(hs + uint64(dead_weight) * ds)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _row_sums(seat, hand):
+    """The sums :func:`_row_key` mixes, in one pass: ``seat`` + the hand's weighted copies,
+    and the dead cards' (uint64, wrapping). A decision asks the keys of its hand, with and
+    without the dead cards, and of the hand one card on or off (:func:`_sums_moved`): all
+    from these two sums."""
     dead = hand[_seen_row(hand)]
-    k = uint64(seat)
+    hs = uint64(seat)
+    ds = uint64(0)
     for c in range(N_CODES):
-        k += uint64(hand[seat, c] + dead_weight * dead[c]) * _KEY_WEIGHTS[c]
+        w = _KEY_WEIGHTS[c]
+        hs += uint64(hand[seat, c]) * w
+        ds += uint64(dead[c]) * w
+    return hs, ds
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _sums_moved(hs, c, d):
+    """The hand's sum (:func:`_row_sums`) with one ``c`` added (``d = 1``) or taken (-1)."""
+    return hs + _KEY_WEIGHTS[c] if d > 0 else hs - _KEY_WEIGHTS[c]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _mix_key(k):
+    """The 62-bit key of a sum (:func:`_row_sums`)."""
     return np.int64(R._splitmix(k) >> uint64(2))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _state_of(hs, ds):
+    """:func:`_state_key` from the sums."""
+    return _mix_key(hs + uint64(16) * ds)
 
 
 @njit(cache=True, _nrt=False)
@@ -649,12 +680,24 @@ def _memo_put(seat, hand, ps, key, val):
     """Remember ``val`` for ``key`` (of ``seat``'s hand as it is) in the seat's memo,
     replacing the older entry; and as the last count of this hand, whatever cards die next
     (:func:`_memo_floor`)."""
+    _memo_keep(seat, ps, key, _hand_key(seat, hand), val)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _memo_keep(seat, ps, key, hkey, val):
+    """:func:`_memo_put` with the hand's key ``hkey`` (:func:`_hand_key`) known."""
     i = ps[seat, PS_NC_NEXT]
     ps[seat, PS_NC_KEY0 + 2 * i] = key
     ps[seat, PS_NC_VAL0 + 2 * i] = val
     ps[seat, PS_NC_NEXT] = 1 - i
-    ps[seat, PS_NC_HKEY] = _hand_key(seat, hand)
+    ps[seat, PS_NC_HKEY] = hkey
     ps[seat, PS_NC_HVAL] = val
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _memo_sums(seat, ps, hs, ds, val):
+    """:func:`_memo_put` of the hand whose sums (:func:`_row_sums`) are ``hs``, ``ds``."""
+    _memo_keep(seat, ps, _state_of(hs, ds), _mix_key(hs), val)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -668,8 +711,14 @@ def _memo_floor(seat, hand, ps):
     """What ``seat``'s exact count is at least, from the last count remembered: that count if
     it was of this same hand (cards only die in a hand, and a dead card never lowers a
     count), else 0."""
+    return _floor_of(seat, ps, _hand_key(seat, hand))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _floor_of(seat, ps, hkey):
+    """:func:`_memo_floor` of the hand whose key (:func:`_hand_key`) is ``hkey``."""
     v = ps[seat, PS_NC_HVAL]
-    if v >= 0 and ps[seat, PS_NC_HKEY] == _hand_key(seat, hand):
+    if v >= 0 and ps[seat, PS_NC_HKEY] == hkey:
         return v
     return 0
 
@@ -689,13 +738,22 @@ def _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap):
     exact counts are remembered."""
     if pol[seat, P_EXACT] <= 0:
         return _needed(seat, hand, rules, pol, pw)
-    key = _state_key(seat, hand)
+    hs, ds = _row_sums(seat, hand)
+    return _needed_memo_sums(seat, hand, ps, rules, pol, pw, cap, hs, ds)
+
+
+@njit(cache=True, _nrt=False)
+def _needed_memo_sums(seat, hand, ps, rules, pol, pw, cap, hs, ds):
+    """:func:`_needed_memo_upto` of an exact seat whose hand's sums (:func:`_row_sums`) are
+    ``hs``, ``ds``."""
+    key = _state_of(hs, ds)
     v = _memo_get(seat, ps, key)
     if v >= 0:
         return v
-    v = _needed_upto(seat, hand, rules, pol, pw, cap, _memo_floor(seat, hand, ps))
+    hkey = _mix_key(hs)
+    v = _needed_upto(seat, hand, rules, pol, pw, cap, _floor_of(seat, ps, hkey))
     if v <= cap:
-        _memo_put(seat, hand, ps, key, v)
+        _memo_keep(seat, ps, key, hkey, v)
     return v
 
 
@@ -717,17 +775,27 @@ def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
     """:func:`_needed_memo_upto` of ``seat``'s hand, which has just taken ``card``; ``before``
     is the exact count without it: "does the card cut the count to ``cap``?"
     (:func:`_cut_upto`)."""
-    if pol[seat, P_EXACT] > 0 and cap < before < NO_WAY_RANK:
-        key = _state_key(seat, hand)
+    if pol[seat, P_EXACT] <= 0:
+        return _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap)
+    hs, ds = _row_sums(seat, hand)
+    return _cut_memo_sums(seat, hand, ps, rules, pol, pw, card, before, cap, hs, ds)
+
+
+@njit(cache=True, _nrt=False)
+def _cut_memo_sums(seat, hand, ps, rules, pol, pw, card, before, cap, hs, ds):
+    """:func:`_cut_memo_upto` of an exact seat whose hand's sums (:func:`_row_sums`) are
+    ``hs``, ``ds``."""
+    if cap < before < NO_WAY_RANK:
+        key = _state_of(hs, ds)
         v = _memo_get(seat, ps, key)
         if v >= 0:
             return v
         v = _cut_upto(seat, hand, rules, pw, card, cap, before)
         if v <= cap:
-            _memo_put(seat, hand, ps, key, v)
+            _memo_keep(seat, ps, key, _mix_key(hs), v)
             return v
         return cap + 1  # not cut: which number above cap changes no decision
-    return _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap)
+    return _needed_memo_sums(seat, hand, ps, rules, pol, pw, cap, hs, ds)
 
 
 @njit(cache=True, _nrt=False)
@@ -738,16 +806,15 @@ def _count_drawn(seat, hand, ps, rules, pol, pw, card):
     follows finds the answer in the memo. Nothing is done for a seat without ``P_EXACT``."""
     if pol[seat, P_EXACT] <= 0:
         return
-    hand[seat, card] -= 1
-    before = _memo_get(seat, ps, _state_key(seat, hand))
-    hand[seat, card] += 1
+    hs, ds = _row_sums(seat, hand)
+    before = _memo_get(seat, ps, _state_of(_sums_moved(hs, card, -1), ds))
     if before <= 0 or before >= NO_WAY_RANK:
         return  # not known, or nothing to cut (0), or no way to lay it
-    key = _state_key(seat, hand)
+    key = _state_of(hs, ds)
     if _memo_get(seat, ps, key) >= 0:
         return
     v = _cut_upto(seat, hand, rules, pw, card, before - 1, before)
-    _memo_put(seat, hand, ps, key, v if v <= before - 1 else before)
+    _memo_keep(seat, ps, key, _mix_key(hs), v if v <= before - 1 else before)
 
 
 @njit(cache=True, _nrt=False)
