@@ -342,3 +342,117 @@ def test_memo_keys_from_the_sums_are_the_keys_of_the_hand_one_card_on_or_off():
                 assert int(RD._mix_key(moved)) == int(RD._hand_key(2, v)) == _slow_key(2, v, 0)
                 checked += 1
     assert checked > 20 * 60
+
+
+def test_plan_discard_lets_go_the_first_card_its_plan_frees_and_keeps_the_count():
+    """``Policy(plan_discard=True)`` (issue 27), before opening in contracts of groups and
+    runs: the discard keeps the count whenever some card does (R3-R5); it is a card the
+    seat's plan leaves free at the count (``plus.plan_cost`` of the hand less it) whenever
+    the plan frees any; and where the first card that keeps the count by any plan (the
+    preset's discard) is one the plan frees, both discards are that card. The counts' twin
+    is ``_needed`` of the hand less each card."""
+    from kalooki_sim.engine._kernels import needed as nk
+    from kalooki_sim.engine._kernels import plus as NP
+
+    rng = np.random.default_rng(52)
+    rules, P, pw, rv = four_seats()
+    seen = {"plan": 0, "same": 0, "differ": 0, "none": 0}
+    for i in range(300):
+        contract = (2, 3, 6, 7, 8)[i % 5]
+        g, r = rules.contract(contract)
+        rv[E.R_GROUPS], rv[E.R_RUNS] = g, r
+        hand = np.zeros((2 * P + 4, 53), np.int64)
+        hand[0] = _row(random_hand(rng, rules.deal(contract)[0] + 1, joker_rich=i % 7 == 0))
+
+        def choice(plan, hand=hand):
+            pol = np.zeros((P, E.NPARAM))
+            pol[:, E.P_EXACT] = 1.0
+            pol[:, E.P_PLAN_DISCARD] = plan
+            ps = np.zeros((P, E.PS_COLS), np.int64)
+            ps[:, E.PS_NC_VAL0] = ps[:, E.PS_NC_VAL1] = ps[:, E.PS_NC_HVAL] = -1
+            NP.clear_plans(pw[2])
+            now = int(RD._needed(0, hand, rv, pol, pw))  # the search keeps its leaf: the plan
+            plan_row = pw[2][nk.W_PLANS:nk.W_PLANS + 20].copy()
+            got = E._choose_discard(0, hand, ps, np.zeros(E.GS_COLS, np.int64),
+                                    np.zeros((4, 8), np.int64), rv, pol,
+                                    np.zeros(2, np.uint64), pw)
+            return got, now, plan_row, pol
+
+        got, now, plan_row, pol = choice(1.0)
+        exact, _, _, _ = choice(0.0)
+        if now == 0 or now >= 1000:
+            continue
+
+        def after(c, pol=pol, hand=hand):
+            hand[0, c] -= 1
+            n = int(RD._needed(0, hand, rv, pol, pw))
+            hand[0, c] += 1
+            return n
+
+        def plan_frees(c, hand=hand, plan_row=plan_row, now=now, g=g, r=r):
+            pw[2][nk.W_PLANS:nk.W_PLANS + 20] = plan_row
+            hand[0, c] -= 1
+            av = np.zeros(53, np.int64)
+            RD._avail(0, hand, rv, av)
+            j = RD._fill_counts(hand[0], pw[0])
+            pc = NP.plan_cost(pw[0], j, g, r, av, pw[2], nk.W_PLANS, now)
+            hand[0, c] += 1
+            return pc <= now
+
+        cands = [c for c in range(52) if hand[0, c] > 0]
+        keeps = [c for c in cands if after(c) == now]
+        assert (after(got) == now) == bool(keeps), (i, got)
+        free = [c for c in cands if plan_frees(c)]
+        assert set(free) <= set(keeps), i  # a plan's cost is never below the count
+        if free:
+            seen["plan"] += 1
+            assert got in free, (i, got, free)
+            if exact in free:
+                assert got == exact, (i, got, exact)
+        else:
+            seen["none"] += 1
+            assert got == exact, (i, got, exact)
+        seen["same" if got == exact else "differ"] += 1
+    assert seen["plan"] > 150 and seen["differ"] > 10 and seen["same"] > 50, seen
+
+
+def test_plan_discard_is_a_checked_policy_field_in_the_kernels_vector():
+    assert ks.Policy(exact=True, plan_discard=True).vector()[E.P_PLAN_DISCARD] == 1.0
+    assert ks.Policy().vector()[E.P_PLAN_DISCARD] == 0.0
+    assert ks.preset("expert").plan_discard is False
+    try:
+        ks.Policy(plan_discard="yes")
+    except TypeError as e:
+        assert "plan_discard='yes'" in str(e)
+    else:
+        raise AssertionError("plan_discard='yes' was accepted")
+
+
+def test_plan_discard_plays_the_same_on_one_or_two_threads_and_after_other_hands():
+    """A seat's plan steers its discards with ``plan_discard``: it is kept with the hand's
+    state (cleared at each deal, C3), so a hand plays the same on 1 or 2 threads and whether
+    other hands were played before it on the same worker; and the field changes play."""
+    import dataclasses
+
+    p = dataclasses.replace(ks.preset("expert"), name="plan expert", plan_discard=True)
+    one = ks.play_hands(40, hand=7, policies=p, seed=11, threads=1)
+    two = ks.play_hands(40, hand=7, policies=p, seed=11, threads=2)
+    later = ks.play_hands(20, hand=7, policies=p, seed=11, threads=1, first_game=20)
+    assert one.equals(two)
+    tail = one[one["game"] >= 20].reset_index(drop=True)
+    assert tail.drop(columns=["game"]).equals(later.drop(columns=["game"]))
+    base = ks.play_hands(40, hand=7, policies="expert", seed=11, threads=1)
+    assert not one.drop(columns=["policy"]).equals(base.drop(columns=["policy"]))
+
+
+def test_plan_discard_branches_go_on_with_the_seats_plans_on_any_thread_count():
+    """A branch of a hand (``call_decisions``, R9) copies the seats' plans with the table, and
+    a replica deals the unseen cards again and drops the plans made from them: the same rows
+    on 1 or 2 threads, with ``plan_discard`` steering the discards of every continuation."""
+    import dataclasses
+
+    p = dataclasses.replace(ks.preset("expert"), name="plan expert", plan_discard=True)
+    kw = dict(hand=7, policies=p, seed=13, replicas=2)
+    one = ks.call_decisions(6, threads=1, **kw)
+    two = ks.call_decisions(6, threads=2, **kw)
+    assert len(one) > 20 and one.equals(two)

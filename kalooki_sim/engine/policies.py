@@ -146,6 +146,14 @@ class Policy:
         of each card is quick. Mixed contracts need a search per card: there the outs
         discard costs about five times the whole expert's play, and the expert wins them
         without it (``preset("expert")`` sets False).
+    plan_discard : bool
+        With ``exact``, before opening, in the contracts of groups and runs when ``outs`` do
+        not rank the discards there: let go the first card, in the usual order, that the
+        player's plan leaves free (the runs of its last count's search, the groups from the
+        cards left: the count stays), asking every card only when the plan frees none. A
+        plan, one of the hand's cheapest, is kept to; it asks about a card at a time instead
+        of searching each card before it (issue 27). False (default): the first card, in that
+        order, whose loss keeps the count by any plan.
 
     Examples
     --------
@@ -187,6 +195,7 @@ class Policy:
     objective: str = "relative"
     outs: float = 0.0
     outs_mixed: bool = True
+    plan_discard: bool = False
 
     def __post_init__(self):
         def put(field, value):
@@ -197,7 +206,8 @@ class Policy:
         if self.name is not None and not self.name.strip():
             raise ValueError(not_allowed("name", self.name, "a non-empty string"))
         put("random", check_bool("random", self.random))
-        for field in ("hold", "exact", "defend", "search", "screen", "outs_mixed"):
+        for field in ("hold", "exact", "defend", "search", "screen", "outs_mixed",
+                      "plan_discard"):
             put(field, check_bool(field, getattr(self, field)))
         put("call_max_card", check_int("call_max_card", self.call_max_card, 0, 50))
         put("call_max_opened", check_int("call_max_opened", self.call_max_opened, 1))
@@ -249,6 +259,7 @@ class Policy:
         v[_E.P_SEARCH_PENALTY] = 1.0 if self.objective == "penalty" else 0.0
         v[_E.P_OUTS] = self.outs
         v[_E.P_OUTS_MIXED] = 1.0 if self.outs_mixed else 0.0
+        v[_E.P_PLAN_DISCARD] = 1.0 if self.plan_discard else 0.0
         return v
 
 

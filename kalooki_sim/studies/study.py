@@ -136,13 +136,15 @@ class Spec:
 
 
 #: Policy fields of the search player (issue 19), kept out of a non-searching policy's manifest
-#: entry so runs written before they existed still resume; so is ``outs_mixed`` at its default
+#: entry so runs written before they existed still resume; so are ``outs_mixed`` and
+#: ``plan_discard`` at their defaults
 _SEARCH_FIELDS = ("search", "rollouts", "margin", "model", "screen", "objective")
 
 
 def _policy_args(p) -> dict:
     d = dataclasses.asdict(p)
-    for k in (() if p.search else _SEARCH_FIELDS) + (("outs_mixed",) if p.outs_mixed else ()):
+    for k in ((() if p.search else _SEARCH_FIELDS) + (("outs_mixed",) if p.outs_mixed else ())
+              + (() if p.plan_discard else ("plan_discard",))):
         d.pop(k)
     return d
 

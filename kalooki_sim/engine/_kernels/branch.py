@@ -53,8 +53,10 @@ def _copy2(dst, src, n):
 
 @njit(cache=True, _nrt=False)
 def copy_state(src, dst, log_on):
-    """Copy the hand state of table ``src`` into table ``dst`` (workspaces are not state);
-    ``dst`` logs if ``log_on``, continuing ``src``'s log when that was on too."""
+    """Copy the hand state of table ``src`` into table ``dst`` (workspaces are not state, but
+    for the seats' plans, :func:`.plus.copy_plans`); ``dst`` logs if ``log_on``, continuing
+    ``src``'s log when that was on too."""
+    NP.copy_plans(src[15], dst[15])
     _copy2(dst[0], src[0], src[0].shape[0])
     _copy2(dst[1], src[1], src[1].shape[0])
     _copy1(dst[2], src[2])
@@ -124,7 +126,9 @@ def needed_and_outs(seat, t, rules, extra):
 @njit(cache=True, _nrt=False)
 def reshuffle_unseen(seat, t, rst):
     """Deal again, at random, the cards ``seat`` has not seen: the stock and the opponents'
-    cards the table does not know of; hand sizes, the stock size, the pile and the table stay."""
+    cards the table does not know of; hand sizes, the stock size, the pile and the table stay.
+    The opponents' plans, made from their cards, go."""
+    NP.clear_plans(t[15], seat)
     hand = t[0]
     gs = t[2]
     stock = t[3]

@@ -27,6 +27,8 @@ from .reading import (
     _needed,
     _needed_memo_sums,
     _outs_scan,
+    _plan_keeps,
+    _plan_ok,
     _position_bit,
     _prepare_keeps,
     _rank_count,
@@ -49,6 +51,7 @@ from .table import (
     P_EXACT,
     P_OUTS,
     P_OUTS_MIXED,
+    P_PLAN_DISCARD,
     P_RANDOM,
     PS_OPENED,
     PS_TOOK,
@@ -119,6 +122,11 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
                                   or rules[R_RUNS] == 0):
         return _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now, hs, ds)
     mixed, av, j = _prepare_keeps(seat, hand, rules, pw, av)
+    if mixed and pol[seat, P_PLAN_DISCARD] > 0 and _plan_ok(seat, rules):
+        c = _plan_discard(seat, hand, rules, pw, av, j, cand, m, now)
+        if c >= 0:
+            _memo_sums(seat, ps, _sums_moved(hs, c, -1), ds, now)
+            return c
     for i in range(m):
         c = cand[i] % 64
         nd = _keep_count(seat, hand, rules, pol, pw, av, j, c, now, mixed)
@@ -129,6 +137,19 @@ def _expert_discard(seat, hand, ps, rules, pol, pw):
     c = cand[0] % 64
     _memo_sums(seat, ps, _sums_moved(hs, c, -1), ds, now + 1)
     return c
+
+
+@njit(cache=True, _nrt=False)
+def _plan_discard(seat, hand, rules, pw, av, j, cand, m, now):
+    """``P_PLAN_DISCARD``: the first candidate of ``cand[:m]`` (in tie-break order) that the
+    seat's plan leaves free with the count kept at ``now`` (:func:`.reading._plan_keeps`),
+    or -1 if the plan frees none (or there is none). After :func:`.reading._prepare_keeps`
+    of a mixed contract's hand."""
+    for i in range(m):
+        c = cand[i] % 64
+        if _plan_keeps(seat, hand, rules, pw, av, j, c, now):
+            return c
+    return -1
 
 
 @njit(cache=True, _nrt=False)

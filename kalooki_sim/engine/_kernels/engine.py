@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
+from . import plus as NP
 from .deal import _deal, _reset_hand, first_dealer
 from .discard import (  # noqa: F401  (re-exported for the Python layers)
     _choose_discard,
@@ -120,6 +121,7 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
     P_HOLD_TURNS,
     P_OUTS,
     P_OUTS_MIXED,
+    P_PLAN_DISCARD,
     P_RANDOM,
     P_SEARCH,
     P_SEARCH_MARGIN,
@@ -233,6 +235,7 @@ def start_hand(seed, game, hand_no, attempt, dealer, rules, t):
     P = rules[R_PLAYERS]
     ws = (t[7], t[8], t[9], t[10])
     _reset_hand(P, t[0], t[1], t[2], t[13], seed, game, hand_no, attempt)
+    NP.clear_plans(t[15])
     _deal(dealer, rules, t[0], t[1], t[2], t[3], t[4], t[6], t[13], t[11], ws)
     t[2][GS_CUR] = (dealer + 1) % P
 

@@ -569,6 +569,25 @@ def plan_cost(counts, jokers, g, r, avail, scratch, at, cap):
 
 
 @njit(cache=True, _nrt=False)
+def clear_plans(scratch, keep=-1):
+    """No seat but ``keep`` has a plan (:func:`keep_plan`): a new hand, or a world where the
+    others' hidden cards are dealt again from what seat ``keep`` knows (their plans were made
+    from the real ones). A seat's plan is then a function of its hand's history alone
+    (issue 27)."""
+    for seat in range(8):
+        if seat != keep:
+            scratch[W_PLANS + 20 * seat + 16] = 0
+
+
+@njit(cache=True, _nrt=False)
+def copy_plans(src, dst):
+    """The seats' plans of workspace ``src`` into ``dst``: a branch of a hand goes on with
+    the plans its seats had (:func:`.branch.copy_state`)."""
+    for i in range(8 * 20):
+        dst[W_PLANS + i] = src[W_PLANS + i]
+
+
+@njit(cache=True, _nrt=False)
 def keep_plan(scratch, seat):
     """Keep the last leaf's runs (``W_LEAF``) as ``seat``'s plan (``W_PLANS``), if set."""
     if scratch[W_LEAF + 16] == 1:

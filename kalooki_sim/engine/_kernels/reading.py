@@ -504,6 +504,27 @@ def _keep_upto(seat, hand, rules, pw, av, j, c, now):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _plan_keeps(seat, hand, rules, pw, av, j, c, now):
+    """Does ``seat``'s plan (:func:`.plus.keep_plan`) keep the count of its hand less the
+    natural ``c`` at ``now``? Its cost for that hand (:func:`.plus.plan_cost`) is at least the
+    count, so at ``now`` it proves the keep without a search; above, it says nothing. After
+    :func:`_prepare_keeps`; the hand, its counts and ``av`` are left as they were."""
+    s = c // 13
+    k = c % 13 + 1
+    hand[seat, c] -= 1
+    pw[0][s, k] -= 1
+    was = av[c]
+    left = _copies_left(seat, hand, rules, c)
+    av[c] = left if left > 0 else 0
+    pc = NP.plan_cost(pw[0], j, rules[R_GROUPS], rules[R_RUNS], av, pw[2],
+                      NK.W_PLANS + 20 * seat, now)
+    av[c] = was
+    pw[0][s, k] += 1
+    hand[seat, c] += 1
+    return pc <= now
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _plan_ok(seat, rules):
     """Is a plan kept for ``seat`` (:func:`.plus.keep_plan`)? In mixed contracts, not V6's
     complete suit, seats 0-7: elsewhere counts are not searched."""

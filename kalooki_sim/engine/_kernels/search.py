@@ -44,6 +44,7 @@ from numba import njit, prange, uint64
 from . import branch as B
 from . import engine as E
 from . import history as H
+from . import plus as NP
 from . import rng as R
 from .reading import _call_limit, _needed_memo, _needed_memo_upto
 from .table import PS_MEETS
@@ -72,9 +73,10 @@ def knowledge(seat, t, kb, counts, pool, opp):
     the cards it took or called and still holds (the known rows, R9). The cards it cannot see
     (the opponents' other cards, the stock) go to ``pool[:n]`` in card order, so ``pool`` and
     ``kb`` do not depend on where those cards really are; ``opp[p]``: seat ``p``'s unseen
-    cards. The hand memos and the dealt-hand flags, read from hidden hands, are cleared.
-    Writes kb, counts, pool, opp; returns ``n``."""
+    cards. The hand memos, the others' plans and the dealt-hand flags, read from hidden
+    hands, are cleared. Writes kb, counts, pool, opp; returns ``n``."""
     B.copy_state(t, kb, False)
+    NP.clear_plans(kb[15], seat)
     hand = kb[0]
     ps = kb[1]
     P = E._seen_row(hand)

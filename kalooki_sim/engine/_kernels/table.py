@@ -80,12 +80,13 @@ R_COLS = 12
 # the cards needed are searched, P_SEARCH_PENALTY: own penalty as the objective, not the
 # relative one (:mod:`.search`); P_OUTS: the expert discard's weight of one live out in penalty
 # points (0: outs unused, :func:`.discard._expert_discard`); P_OUTS_MIXED: outs are weighed in
-# contracts of groups and runs too (else only in all-group and all-run ones)
+# contracts of groups and runs too (else only in all-group and all-run ones); P_PLAN_DISCARD:
+# the expert discard tries the cards its plan leaves free first (:func:`.discard._plan_discard`)
 (P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS, P_EXACT,
  P_CALL_MAX_NEED, P_CALL_MIN_STOCK, P_CALL_MAX_CARD, P_CALL_DANGER, P_HOLD_DANGER,
  P_DEFEND, P_CALL_MAX_OPENED, P_CALL_MAX_HAND, P_SEARCH, P_SEARCH_MARGIN, P_SEARCH_SCREEN,
- P_SEARCH_PENALTY, P_OUTS, P_OUTS_MIXED) = range(21)
-NPARAM = 21
+ P_SEARCH_PENALTY, P_OUTS, P_OUTS_MIXED, P_PLAN_DISCARD) = range(22)
+NPARAM = 22
 # log events
 (EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
  EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,
