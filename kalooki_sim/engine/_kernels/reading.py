@@ -489,18 +489,31 @@ def _keep_upto(seat, hand, rules, pw, av, j, c, now):
     when at most ``now``, else some number above (:func:`_needed_upto` with cap and floor
     ``now``), after :func:`_prepare_keeps` of the hand; the hand, its counts and ``av`` are
     left as they were."""
-    s = c // 13
-    k = c % 13 + 1
+    was = _let_go(seat, hand, rules, pw, av, c)
+    n = _exact_of(seat, rules, pw, av, j, -1, c, now, now)
+    _take_back(seat, hand, pw, av, c, was)
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _let_go(seat, hand, rules, pw, av, c):
+    """Take the natural ``c`` out of ``seat``'s loaded hand: its row of ``hand``, its counts
+    (``pw[0]``) and ``av`` (the copy let go may come back, unless dead). Returns ``av[c]``
+    as it was, for :func:`_take_back`."""
     hand[seat, c] -= 1
-    pw[0][s, k] -= 1
+    pw[0][c // 13, c % 13 + 1] -= 1
     was = av[c]
     left = _copies_left(seat, hand, rules, c)
     av[c] = left if left > 0 else 0
-    n = _exact_of(seat, rules, pw, av, j, -1, c, now, now)
+    return was
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _take_back(seat, hand, pw, av, c, was):
+    """Undo :func:`_let_go` (``was``: what it returned)."""
     av[c] = was
-    pw[0][s, k] += 1
+    pw[0][c // 13, c % 13 + 1] += 1
     hand[seat, c] += 1
-    return n
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -509,18 +522,10 @@ def _plan_keeps(seat, hand, rules, pw, av, j, c, now):
     natural ``c`` at ``now``? Its cost for that hand (:func:`.plus.plan_cost`) is at least the
     count, so at ``now`` it proves the keep without a search; above, it says nothing. After
     :func:`_prepare_keeps`; the hand, its counts and ``av`` are left as they were."""
-    s = c // 13
-    k = c % 13 + 1
-    hand[seat, c] -= 1
-    pw[0][s, k] -= 1
-    was = av[c]
-    left = _copies_left(seat, hand, rules, c)
-    av[c] = left if left > 0 else 0
+    was = _let_go(seat, hand, rules, pw, av, c)
     pc = NP.plan_cost(pw[0], j, rules[R_GROUPS], rules[R_RUNS], av, pw[2],
                       NK.W_PLANS + 20 * seat, now)
-    av[c] = was
-    pw[0][s, k] += 1
-    hand[seat, c] += 1
+    _take_back(seat, hand, pw, av, c, was)
     return pc <= now
 
 
