@@ -4,7 +4,10 @@ expert before the speed work, must come out the same after it.
 ``data/expert_rows.json`` was recorded on 2026-12-02 by the code of 6a364c6, before the outs
 discard shared its work across candidates: ``Policy("expert", exact=True, defend=True,
 call_max_need=5, outs=1000)`` in the all-group and all-run contracts (hands 1, 4, 5, 9) and the
-old preset elsewhere, which is what ``preset("expert")`` (``outs_mixed=False``) now plays.
+old preset elsewhere, which is what ``preset("expert")`` (``outs_mixed=False``) played. The
+rows of the contracts of groups and runs (hands 2, 3, 6, 7, 8) were recorded again on
+2026-12-05, when the preset took ``plan_discard=True`` (issue 27: its discard keeps to its
+plan); those of hands 1, 4, 5 and 9 stood unchanged.
 
 For every contract at 4 players, ``play_hands(2000, hand=h, policies="expert", seed=s)`` is
 reduced to a fingerprint (a hash of every column, plus a few sums that say *where* two runs

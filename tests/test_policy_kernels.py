@@ -419,7 +419,7 @@ def test_plan_discard_lets_go_the_first_card_its_plan_frees_and_keeps_the_count(
 def test_plan_discard_is_a_checked_policy_field_in_the_kernels_vector():
     assert ks.Policy(exact=True, plan_discard=True).vector()[E.P_PLAN_DISCARD] == 1.0
     assert ks.Policy().vector()[E.P_PLAN_DISCARD] == 0.0
-    assert ks.preset("expert").plan_discard is False
+    assert ks.preset("expert").plan_discard is True and ks.preset("search").plan_discard
     try:
         ks.Policy(plan_discard="yes")
     except TypeError as e:
@@ -434,14 +434,15 @@ def test_plan_discard_plays_the_same_on_one_or_two_threads_and_after_other_hands
     other hands were played before it on the same worker; and the field changes play."""
     import dataclasses
 
-    p = dataclasses.replace(ks.preset("expert"), name="plan expert", plan_discard=True)
+    p = ks.preset("expert")  # plan_discard=True since 2026-12-05
     one = ks.play_hands(40, hand=7, policies=p, seed=11, threads=1)
     two = ks.play_hands(40, hand=7, policies=p, seed=11, threads=2)
     later = ks.play_hands(20, hand=7, policies=p, seed=11, threads=1, first_game=20)
     assert one.equals(two)
     tail = one[one["game"] >= 20].reset_index(drop=True)
     assert tail.drop(columns=["game"]).equals(later.drop(columns=["game"]))
-    base = ks.play_hands(40, hand=7, policies="expert", seed=11, threads=1)
+    base = ks.play_hands(40, hand=7, policies=dataclasses.replace(
+        p, name="every plan", plan_discard=False), seed=11, threads=1)
     assert not one.drop(columns=["policy"]).equals(base.drop(columns=["policy"]))
 
 
@@ -449,10 +450,8 @@ def test_plan_discard_branches_go_on_with_the_seats_plans_on_any_thread_count():
     """A branch of a hand (``call_decisions``, R9) copies the seats' plans with the table, and
     a replica deals the unseen cards again and drops the plans made from them: the same rows
     on 1 or 2 threads, with ``plan_discard`` steering the discards of every continuation."""
-    import dataclasses
 
-    p = dataclasses.replace(ks.preset("expert"), name="plan expert", plan_discard=True)
-    kw = dict(hand=7, policies=p, seed=13, replicas=2)
+    kw = dict(hand=7, policies="expert", seed=13, replicas=2)
     one = ks.call_decisions(6, threads=1, **kw)
     two = ks.call_decisions(6, threads=2, **kw)
     assert len(one) > 20 and one.equals(two)
