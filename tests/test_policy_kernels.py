@@ -256,7 +256,7 @@ def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
                     y = (c + 13 * int(rng.integers(1, 4))) % 52  # the same rank
                     for z in (x, y):
                         hand[sr, z] = rules.decks - hand[0, z]
-            floors += int(RD._memo_floor(0, hand, ps) > 0)
+            floors += int(RD._floor_of(0, ps, RD._hand_key(0, hand)) > 0)
             got = RD._needed_memo(0, hand, ps, rv, pol, pw)
             fresh = RD._needed(0, hand, rv, pol, pw)
             assert got == fresh, (i, step)
@@ -268,7 +268,7 @@ def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
         x = int(np.flatnonzero(hand[sr, :52])[0]) if hand[sr, :52].any() else 0
         hand[sr, x] = max(hand[sr, x], 1)
         RD._from_pile(1, x, hand, ps, gs)  # a dead card back to a hand
-        assert (ps[:, E.PS_NC_HVAL] == -1).all() and RD._memo_floor(0, hand, ps) == 0
+        assert (ps[:, E.PS_NC_HVAL] == -1).all() and RD._floor_of(0, ps, RD._hand_key(0, hand)) == 0
     assert floors > 200 and rises > 10 and drops > 5
 
 

@@ -701,17 +701,11 @@ def _state_of(hs, ds):
     return _mix_key(hs + uint64(16) * ds)
 
 
-@njit(cache=True, _nrt=False)
-def _memo_put(seat, hand, ps, key, val):
-    """Remember ``val`` for ``key`` (of ``seat``'s hand as it is) in the seat's memo,
-    replacing the older entry; and as the last count of this hand, whatever cards die next
-    (:func:`_memo_floor`)."""
-    _memo_keep(seat, ps, key, _hand_key(seat, hand), val)
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def _memo_keep(seat, ps, key, hkey, val):
-    """:func:`_memo_put` with the hand's key ``hkey`` (:func:`_hand_key`) known."""
+    """Remember ``val`` for ``key`` (:func:`_state_key` of ``seat``'s hand as it is) in the
+    seat's memo, replacing the older entry; and as the last count of this hand (its
+    :func:`_hand_key`, ``hkey``), whatever cards die next (:func:`_floor_of`)."""
     i = ps[seat, PS_NC_NEXT]
     ps[seat, PS_NC_KEY0 + 2 * i] = key
     ps[seat, PS_NC_VAL0 + 2 * i] = val
@@ -722,7 +716,7 @@ def _memo_keep(seat, ps, key, hkey, val):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _memo_sums(seat, ps, hs, ds, val):
-    """:func:`_memo_put` of the hand whose sums (:func:`_row_sums`) are ``hs``, ``ds``."""
+    """:func:`_memo_keep` of the hand whose sums (:func:`_row_sums`) are ``hs``, ``ds``."""
     _memo_keep(seat, ps, _state_of(hs, ds), _mix_key(hs), val)
 
 
@@ -733,16 +727,10 @@ def _hand_key(seat, hand):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _memo_floor(seat, hand, ps):
-    """What ``seat``'s exact count is at least, from the last count remembered: that count if
-    it was of this same hand (cards only die in a hand, and a dead card never lowers a
-    count), else 0."""
-    return _floor_of(seat, ps, _hand_key(seat, hand))
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _floor_of(seat, ps, hkey):
-    """:func:`_memo_floor` of the hand whose key (:func:`_hand_key`) is ``hkey``."""
+    """What ``seat``'s exact count is at least, from the last count remembered: that count if
+    it was of this same hand (``hkey``, its :func:`_hand_key`: cards only die in a hand, and
+    a dead card never lowers a count), else 0."""
     v = ps[seat, PS_NC_HVAL]
     if v >= 0 and ps[seat, PS_NC_HKEY] == hkey:
         return v
@@ -797,20 +785,10 @@ def _cut_upto(seat, hand, rules, pw, card, cap, before):
 
 
 @njit(cache=True, _nrt=False)
-def _cut_memo_upto(seat, hand, ps, rules, pol, pw, card, before, cap):
-    """:func:`_needed_memo_upto` of ``seat``'s hand, which has just taken ``card``; ``before``
-    is the exact count without it: "does the card cut the count to ``cap``?"
-    (:func:`_cut_upto`)."""
-    if pol[seat, P_EXACT] <= 0:
-        return _needed_memo_upto(seat, hand, ps, rules, pol, pw, cap)
-    hs, ds = _row_sums(seat, hand)
-    return _cut_memo_sums(seat, hand, ps, rules, pol, pw, card, before, cap, hs, ds)
-
-
-@njit(cache=True, _nrt=False)
 def _cut_memo_sums(seat, hand, ps, rules, pol, pw, card, before, cap, hs, ds):
-    """:func:`_cut_memo_upto` of an exact seat whose hand's sums (:func:`_row_sums`) are
-    ``hs``, ``ds``."""
+    """:func:`_needed_memo_sums` of an exact seat's hand, which has just taken ``card``
+    (its sums, :func:`_row_sums`, are ``hs``, ``ds``); ``before`` is the exact count without
+    it: "does the card cut the count to ``cap``?" (:func:`_cut_upto`)."""
     if cap < before < NO_WAY_RANK:
         key = _state_of(hs, ds)
         v = _memo_get(seat, ps, key)
