@@ -78,7 +78,8 @@ def _ints(text: str) -> list[int]:
 
 
 _POLICIES_HELP = ("one preset for every seat, or one per seat, comma-separated (greedy, random, "
-                  "never-call, call-<k>, hold-for-double, expert, search)")
+                  "never-call, call-<k>, hold-for-double, expert, chart, thumb, search; "
+                  "chart:FILE follows the chart or rules of thumb in a CSV)")
 
 
 def _add_output(p, force: bool = True) -> None:

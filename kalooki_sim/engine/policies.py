@@ -33,6 +33,7 @@ import numpy as np
 
 from ..game._checks import check_bool, check_int, check_real, not_allowed
 from ._kernels import engine as _E
+from .charts import Chart, chart_table, package_chart
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,17 @@ class Policy:
         plan, one of the hand's cheapest, is kept to; it asks about a card at a time instead
         of searching each card before it (issue 27). False (default): the first card, in that
         order, whose loss keeps the count by any plan.
+    chart : Chart, DataFrame, path or None
+        A chart to follow at every take and call (R9; issue 49): the call chart's verdicts
+        (a frame or CSV with ``hand, decision, needed_before, needed_after, stock_band,
+        opponents_opened, verdict``, e.g. ``reports/call_chart.csv``) or rules of thumb
+        (:data:`~kalooki_sim.engine.charts.RULE_COLUMNS`), compiled into a
+        :class:`~kalooki_sim.engine.charts.Chart`. In a cell that says ``call``/``take``
+        the seat acts, ``pass``/``draw`` it passes, whatever its other fields say; in an
+        ``either``, ``unsure`` or blank cell (or one the chart lacks) its other fields
+        answer. Needs ``exact`` (the cells read the exact count before and after the card).
+        The ``chart`` and ``thumb`` presets: ``expert`` with the published chart, or with the
+        ``should_i_call`` page's rules of thumb alone.
 
     Examples
     --------
@@ -196,6 +208,7 @@ class Policy:
     outs: float = 0.0
     outs_mixed: bool = True
     plan_discard: bool = False
+    chart: Chart | None = None
 
     def __post_init__(self):
         def put(field, value):
@@ -230,6 +243,12 @@ class Policy:
         put("model", model)
         if self.objective not in ("relative", "penalty"):
             raise ValueError(not_allowed("objective", self.objective, '"relative" or "penalty"'))
+        if self.chart is not None:
+            put("chart", Chart.of(self.chart))
+            if not self.exact or self.random:
+                raise ValueError(not_allowed(
+                    "chart", self.chart, "None, or give exact=True (and random=False) with it",
+                    "a chart's cells read the exact cards still needed before and after"))
         if self.name is None:
             put("name", _default_name(self))
         _check_preset_name(self)
@@ -260,6 +279,8 @@ class Policy:
         v[_E.P_OUTS] = self.outs
         v[_E.P_OUTS_MIXED] = 1.0 if self.outs_mixed else 0.0
         v[_E.P_PLAN_DISCARD] = 1.0 if self.plan_discard else 0.0
+        v[_E.P_CHART] = 0.0 if self.chart is None else 1.0
+        v[_E.P_CHART0:_E.P_CHART0 + _E.CHART_CELLS] = chart_table(self.chart)
         return v
 
 
@@ -285,7 +306,8 @@ def policy_matrix(pols) -> np.ndarray:
                                      for p in pols])])
 
 
-PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double", "expert", "search")
+PRESETS = ("random", "greedy", "never-call", "call-<k>", "hold-for-double", "expert", "chart",
+           "thumb", "search")
 
 
 def preset(name: str) -> Policy:
@@ -328,6 +350,16 @@ def preset(name: str) -> Policy:
       (``call_danger``, ``call_max_opened``, ``call_max_hand``, ``call_max_card``), ``hold``,
       ``defend`` and shedding costly cards at a cost in cards needed measured worse or no
       better.
+    * ``chart`` (issue 49): ``expert``, but at each take and call it looks up its cell in the
+      published call chart (``kalooki_sim/engine/chart.csv``, the ``should_i_call`` page's
+      chart) and acts where the cell says ``call``/``take``, passes where it says
+      ``pass``/``draw``, and keeps the expert's own answer in ``either``, ``unsure`` and
+      blank cells (:class:`Policy`'s ``chart``).
+    * ``thumb`` (issue 49): ``expert`` with the page's rules of thumb alone
+      (``kalooki_sim/engine/thumb.csv``): a clause's verdict in every cell its condition
+      selects, the expert's own answer elsewhere: does the short version keep the gain?
+    * ``chart:PATH``: ``expert`` following the chart (or rules of thumb) in the CSV at
+      ``PATH`` (:func:`chart_player`), e.g. ``"chart:reports/call_chart.csv"``.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
     * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9), every one
@@ -350,9 +382,11 @@ def preset(name: str) -> Policy:
     """
     if isinstance(name, Policy):
         return name
-    allowed = "a preset name (" + ", ".join(PRESETS) + ") or a Policy"
+    allowed = "a preset name (" + ", ".join(PRESETS) + "), chart:PATH or a Policy"
     if not isinstance(name, str):
         raise TypeError(not_allowed("policy", name, allowed))
+    if name.strip().lower().startswith("chart:"):
+        return chart_player(name.strip()[len("chart:"):])
     key = name.strip().lower()
     fields = _preset_fields(key)
     if fields is None:
@@ -373,11 +407,35 @@ _PRESET_FIELDS = {
 }
 
 
+def chart_player(chart) -> Policy:
+    """``expert`` following ``chart`` at its takes and calls (:class:`Policy`'s ``chart``): a
+    chart or rules of thumb (a DataFrame, a CSV path, or a
+    :class:`~kalooki_sim.engine.charts.Chart`), named ``"chart:<source>"`` (the chart's
+    path): ``preset("chart:PATH")`` is this player, so the name says which chart its rows
+    followed (the ``chart`` preset is the one that follows the package's chart).
+
+    Examples
+    --------
+    >>> preset("chart:no/such.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: chart='no/such.csv' is not allowed; give the path of a chart CSV ...
+    """
+    ch = Chart.of(chart)
+    return Policy(f"chart:{ch.source}", **dict(_PRESET_FIELDS["expert"], chart=ch))
+
+
+#: presets that follow a chart: the expert's fields and the package's chart of that name
+_CHART_PRESETS = {"chart": "chart.csv", "thumb": "thumb.csv"}
+
+
 def _preset_fields(key: str) -> dict | None:
     """The fields preset ``key`` (lower case, stripped) sets, or ``None`` if no preset has
     that name (``call-<k>``: ``call_limit=k``)."""
     if key in _PRESET_FIELDS:
         return _PRESET_FIELDS[key]
+    if key in _CHART_PRESETS:
+        return dict(_PRESET_FIELDS["expert"], chart=package_chart(_CHART_PRESETS[key]))
     m = re.fullmatch(r"call-(\d+)", key)
     return dict(call_limit=int(m.group(1))) if m else None
 

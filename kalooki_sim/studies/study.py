@@ -146,6 +146,10 @@ def _policy_args(p) -> dict:
     for k in ((() if p.search else _SEARCH_FIELDS) + (("outs_mixed",) if p.outs_mixed else ())
               + (() if p.plan_discard else ("plan_discard",))):
         d.pop(k)
+    # a chart (issue 49) is kept as its source and the hash of its cells' codes
+    d.pop("chart")
+    if p.chart is not None:
+        d["chart"] = {"source": p.chart.source, "sha256": p.chart.sha256()}
     return d
 
 

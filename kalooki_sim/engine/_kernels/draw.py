@@ -26,6 +26,8 @@ from .reading import (
     need_with,
 )
 from .table import (
+    CHART_BANDS,
+    CHART_LEVELS,
     EV_CALL,
     EV_DECLINE,
     EV_DRAW,
@@ -46,6 +48,7 @@ from .table import (
     GS_STOCK_N,
     GS_TAKEN_BY,
     GS_VOID,
+    NO_WAY_RANK,
     P_CALL_DANGER,
     P_CALL_GAIN,
     P_CALL_MAX_CARD,
@@ -53,6 +56,8 @@ from .table import (
     P_CALL_MAX_NEED,
     P_CALL_MAX_OPENED,
     P_CALL_MIN_STOCK,
+    P_CHART,
+    P_CHART0,
     P_EXACT,
     P_RANDOM,
     P_TAKE_GAIN,
@@ -62,6 +67,7 @@ from .table import (
     R_GROUPS,
     R_PLAYERS,
     R_RUNS,
+    R_TULUKI,
     R_V6,
     _log,
 )
@@ -139,11 +145,19 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
     else:
         hs, ds = _row_sums(seat, hand)  # the memo's keys of the hand, and with the card
         before = _needed_memo_sums(seat, hand, ps, rules, pol, pw, NK.NO_WAY, hs, ds)
+        # only "does it cut the count by the gain?" matters, then the exact count left; a
+        # chart reads the count after the card exactly: a cut by one is all a card can do
+        cut_to = before - pol[seat, gain_col]
+        if pol[seat, P_CHART] > 0 and cut_to < before - 1:
+            cut_to = before - 1
         hrow[card] += 1
-        # only "does it cut the count by the gain?" matters, then the exact count left
-        after = _cut_memo_sums(seat, hand, ps, rules, pol, pw, card, before,
-                               before - pol[seat, gain_col], _sums_moved(hs, card, 1), ds)
+        after = _cut_memo_sums(seat, hand, ps, rules, pol, pw, card, before, cut_to,
+                               _sums_moved(hs, card, 1), ds)
         hrow[card] -= 1
+        if pol[seat, P_CHART] > 0:
+            v = _chart_answer(seat, ps, gs, rules, pol, gain_col == P_TAKE_GAIN, before, after)
+            if v != 0:
+                return v > 0
     if before - after < pol[seat, gain_col]:
         return False
     if gain_col != P_CALL_GAIN:
@@ -158,6 +172,49 @@ def _wants_card(seat, card, hand, ps, gs, rules, pol, pstate, gain_col, pw):
             and _danger(seat, hand, ps, rules[R_PLAYERS]) > pol[seat, P_CALL_DANGER]
             and _opened_others(seat, ps, rules[R_PLAYERS]) < pol[seat, P_CALL_MAX_OPENED]
             and _hand_penalty(hand[seat]) <= pol[seat, P_CALL_MAX_HAND])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _need_level(before, after):
+    """The chart's level (:data:`kalooki_sim.engine.charts.NEED_LEVELS`) of the exact count
+    ``after`` of a hand whose count was ``before`` (``after = before`` for the count before):
+    0-5, 6 for "6+ (cut)" (6 or more, fewer than before), 7 for "6+", 8 for "cannot lay
+    it" (no card that can still come lays it)."""
+    if after >= NO_WAY_RANK:
+        return CHART_LEVELS - 1
+    if after < CHART_LEVELS - 3:
+        return after
+    return CHART_LEVELS - 3 if after < before < NO_WAY_RANK else CHART_LEVELS - 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _contract_index(g, r):
+    """The card's hand (0-8) whose contract is ``g`` groups and ``r`` runs (R2), or -1."""
+    if g + r == 3:
+        return r
+    if g + r == 4:
+        return 4 + r
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _chart_answer(seat, ps, gs, rules, pol, take, before, after):
+    """The seat's chart at this offer (issue 49): 1 act, -1 pass, 0 the policy's own rule
+    (the cell is either, unsure, blank or not charted). The cell: the contract, take or
+    call, the exact count before and after the card (``before``, ``after``), the cards left
+    in the stock (bands 40+, 20-39, 0-19) and whether an opponent has opened, as a player
+    sees them and as :func:`kalooki_sim.call_decisions` records them. The two-player game
+    (V9) has no chart."""
+    h = _contract_index(rules[R_GROUPS], rules[R_RUNS])
+    if h < 0 or rules[R_TULUKI] == 1:
+        return 0
+    n = gs[GS_STOCK_N]
+    band = 0 if n >= 40 else (1 if n >= 20 else 2)
+    opened = 1 if _opened_others(seat, ps, rules[R_PLAYERS]) > 0 else 0
+    b = int(before)
+    i = ((((h * 2 + (0 if take else 1)) * CHART_LEVELS + _need_level(b, b))
+           * CHART_LEVELS + _need_level(b, int(after))) * CHART_BANDS + band) * 2 + opened
+    return int(pol[seat, P_CHART0 + i])
 
 
 @njit(cache=True, _nrt=False)

@@ -36,6 +36,7 @@ from .score import (  # noqa: F401  (re-exported for the Python layers)
     hand_doubled,
 )
 from .table import (  # noqa: F401  (re-exported for the Python layers)
+    CHART_CELLS,
     DECLINE_CALL,
     DECLINE_TAKE,
     DECLINE_TURNED_CALL,
@@ -114,6 +115,8 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
     P_CALL_MAX_NEED,
     P_CALL_MAX_OPENED,
     P_CALL_MIN_STOCK,
+    P_CHART,
+    P_CHART0,
     P_DEFEND,
     P_EXACT,
     P_HOLD,

@@ -81,12 +81,21 @@ R_COLS = 12
 # relative one (:mod:`.search`); P_OUTS: the expert discard's weight of one live out in penalty
 # points (0: outs unused, :func:`.discard._expert_discard`); P_OUTS_MIXED: outs are weighed in
 # contracts of groups and runs too (else only in all-group and all-run ones); P_PLAN_DISCARD:
-# the expert discard tries the cards its plan leaves free first (:func:`.discard._plan_discard`)
+# the expert discard tries the cards its plan leaves free first (:func:`.discard._plan_discard`);
+# P_CHART: the seat follows a chart at its takes and calls (issue 49), whose cells' codes
+# (1 act, -1 pass, 0 its own answer; :mod:`kalooki_sim.engine.charts`) are the columns from
+# P_CHART0 on, CHART_CELLS of them (:func:`.draw._chart_answer` reads them)
 (P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS, P_EXACT,
  P_CALL_MAX_NEED, P_CALL_MIN_STOCK, P_CALL_MAX_CARD, P_CALL_DANGER, P_HOLD_DANGER,
  P_DEFEND, P_CALL_MAX_OPENED, P_CALL_MAX_HAND, P_SEARCH, P_SEARCH_MARGIN, P_SEARCH_SCREEN,
- P_SEARCH_PENALTY, P_OUTS, P_OUTS_MIXED, P_PLAN_DISCARD) = range(22)
-NPARAM = 22
+ P_SEARCH_PENALTY, P_OUTS, P_OUTS_MIXED, P_PLAN_DISCARD, P_CHART) = range(23)
+# a chart's cells: 9 contracts x take/call x 9 levels needed before x 9 after x 3 stock bands x
+# opened or not, in that order (C order, :func:`kalooki_sim.engine.charts.cell_index`)
+CHART_LEVELS = 9  # 0-5, 6+ after a cut, 6+, cannot lay it
+CHART_BANDS = 3
+CHART_CELLS = 9 * 2 * CHART_LEVELS * CHART_LEVELS * CHART_BANDS * 2
+P_CHART0 = 23
+NPARAM = P_CHART0 + CHART_CELLS
 # log events
 (EV_DEAL, EV_UPCARD, EV_TURN, EV_TAKE, EV_CALL, EV_PENALTY, EV_DRAW, EV_RESHUFFLE, EV_OPEN,
  EV_MELD, EV_MELD_CARD, EV_LAYOFF, EV_JOKER_MOVE, EV_DISCARD, EV_OUT, EV_VOID,
