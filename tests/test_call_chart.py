@@ -53,14 +53,25 @@ def _agree(c):
     assert ((lo[u] <= 0) & (hi[u] >= 0) & ((lo[u] < -2) | (hi[u] > 2))).all()
 
 
+def _level(before, after):
+    """The chart's level of ``after`` cards needed, read plainly (issue 49: "6+ (cut)" is 6 or
+    more but fewer than before)."""
+    if pd.isna(after):
+        return "cannot lay it"
+    if after < 6:
+        return str(int(after))
+    return "6+ (cut)" if not pd.isna(before) and after < before else "6+"
+
+
 def _naive_chart(rows, level, min_deals=30):
     """The slow twin: each cell's mean and deal-clustered t interval, row by row in loops."""
     out = {}
     keys = A.CELL_KEYS
     norm = pd.DataFrame({
         "hand": rows["hand"], "decision": rows["decision"].astype(str),
-        "needed_before": A.need_level(rows["needed_before"]).astype(str),
-        "needed_after": A.need_level(rows["needed_after"]).astype(str),
+        "needed_before": [_level(b, b) for b in rows["needed_before"]],
+        "needed_after": [_level(b, a) for b, a in zip(rows["needed_before"],
+                                                       rows["needed_after"], strict=True)],
         "stock_band": A.stock_band(rows["stock_left"]).astype(str),
         "opponents_opened": rows["opponents_opened"] > 0, "deal": list(zip(
             rows["hand"], rows["game"], rows["attempt"], strict=True)),

@@ -15,10 +15,17 @@ studies produce; one namespace over private modules, one per trade (as ``scipy.s
 * ``_chart``: the call chart a player can keep (``call_chart``: verdicts by cards needed
   before and after, stock left and openings, from additive sufficient statistics);
 * ``_chart_words``: the chart in words (``call_rule``, ``why_line``, ``decided_sentence``);
+* ``_thumb``: rules of thumb true to the chart (``thumb_rules``, ``thumb_check``), the clauses
+  the ``thumb`` player plays;
 * ``_words``: sentences built from the numbers;
 * ``search_gap`` (public, ``python -m kalooki_sim.analysis.search_gap``): the searching
   player against three experts per contract, and its committed table
-  (``search_gap.search_table()``).
+  (``search_gap.search_table()``);
+* ``ladder`` (public, ``python -m kalooki_sim.analysis.ladder``): the strength ladder, each
+  player against three experts over nine-hand games, and its committed table
+  (``ladder.ladder_committed()``);
+* ``chart_rounds`` (public, ``python -m kalooki_sim.analysis.chart_rounds``): the chart's
+  fixed point, the study again with chart players at the table until its verdicts settle.
 
 May import ``game``, ``engine``, ``players`` and ``studies``.
 
@@ -60,7 +67,9 @@ from ._chart import (
     need_level,
     read_chart_stats,
     stock_band,
+    verdict_flips,
     write_chart_stats,
+    write_play_chart,
 )
 from ._chart_words import (
     CHANGES,
@@ -68,7 +77,7 @@ from ._chart_words import (
     call_rule,
     change_of,
     decided_sentence,
-    rule_table,
+    rounds_sentence,
     why_line,
 )
 from ._difficulty import (
@@ -112,6 +121,7 @@ from ._rules import MEASURES, compare_rules
 from ._strength import strength_table
 from ._survival import km_fit, open_curve, open_survival, open_times
 from ._table import CONTRACT_TABLE_COLUMNS, DIFFICULTY_RANKED_BY, contract_table
+from ._thumb import THUMB_COLUMNS, clause_text, read_thumb, thumb_check, thumb_rules, write_thumb
 from ._words import (
     RULE_MEASURE_WORDS,
     call_sign_line,
@@ -136,9 +146,10 @@ __all__ = [
     "CALL_CHART_COLUMNS", "CELL_KEYS", "DECIDED", "EITHER_POINTS", "NEED_LEVELS",
     "STATS_COLUMNS", "STOCK_BANDS", "call_chart", "CHANGES", "change_of", "chart_agreement",
     "chart_stats",
-    "decided_sentence", "rule_table", "why_line", "agreement_sentence",
+    "decided_sentence", "rounds_sentence", "why_line", "agreement_sentence",
     "decided_share", "decision_pvalues", "fcr_level", "merge_chart_stats", "read_chart_stats",
-    "write_chart_stats",
+    "write_chart_stats", "write_play_chart", "verdict_flips",
+    "THUMB_COLUMNS", "clause_text", "read_thumb", "thumb_check", "thumb_rules", "write_thumb",
     "call_rule", "dealer_sentence", "need_level", "search_gap_sentence", "search_gap_tally",
     "stock_band",
     "CONTRACT_TABLE_COLUMNS", "DIFFICULTY_RANKED_BY", "RULE_MEASURE_WORDS", "call_sign_line",

@@ -23,6 +23,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..engine.charts import (  # noqa: F401 (their one home)
+    CUT_LEVEL,
+    NEED_CAP,
+    NEED_LEVELS,
+    STOCK_BANDS,
+    VERDICTS,
+)
 from ..game._checks import check_columns, check_int, check_real, not_allowed
 from ._calls import THIN_DEALS, _deal_ids
 
@@ -47,22 +54,9 @@ MEASURES = ("d_relative", "d_penalty", "d_out", "d_doubler")
 STATS_COLUMNS = tuple(CELL_KEYS + ["decisions", "deals", "n_sq", "taken"]
                       + [f"{m}_{s}" for m in MEASURES for s in ("sum", "csq", "cn")])
 
-#: bands of cards left in the stock, from a full stock (early in the hand) to an empty one:
-#: label -> (lowest, highest) cards left, both included
-STOCK_BANDS = {"40+": (40, 10_000), "20-39": (20, 39), "0-19": (0, 19)}
-
-#: the levels of cards still needed: 0 (complete) to 3, then 4 or more, then "cannot lay it"
-#: (no card that can still come lays it)
-NEED_LEVELS = ("0", "1", "2", "3", "4+", "cannot lay it")
-#: needed at or above this is "4+"
-NEED_CAP = 4
-
 #: points against the table inside which a decision "makes no difference" (verdict "either")
 EITHER_POINTS = 2.0
 
-#: what a cell says: act ("call"/"take"), not act ("pass" a call, "draw" instead of a take),
-#: "either" (the interval lies inside +-EITHER_POINTS), "unsure", "" (too few deals: blank)
-VERDICTS = ("call", "pass", "take", "draw", "either", "unsure", "")
 #: the verdicts that decide
 DECIDED = ("call", "pass", "take", "draw", "either")
 _NOT_ACT = {"call": "pass", "take": "draw"}
@@ -88,24 +82,37 @@ def stock_band(stock_left) -> pd.Categorical:
     return pd.Categorical(labels, categories=list(STOCK_BANDS), ordered=True)
 
 
-def need_level(needed, name: str = "needed_after") -> pd.Categorical:
-    """The :data:`NEED_LEVELS` label of each count of cards needed: ``0``..``3``, ``"4+"``
+def need_level(needed, name: str = "needed_after", before=None) -> pd.Categorical:
+    """The :data:`NEED_LEVELS` label of each count of cards needed: ``0``..``5``, ``"6+"``
     from :data:`NEED_CAP` on, ``"cannot lay it"`` for ``<NA>``; an ordered categorical.
+    With ``before`` (the counts before the card), a count of 6 or more below its ``before``
+    is ``"6+ (cut)"``: the card helped a hand that still needs many.
 
     Examples
     --------
     >>> need_level(pd.array([0, 2, 7, None], dtype="Int16")).tolist()
-    ['0', '2', '4+', 'cannot lay it']
+    ['0', '2', '6+', 'cannot lay it']
+    >>> need_level(pd.array([7, 7, 5], dtype="Int16"), before=pd.array([8, 7, 6],
+    ...            dtype="Int16")).tolist()
+    ['6+ (cut)', '6+', '5']
     """
+    v = _counts(needed, name)
+    labels = np.where(np.isnan(v), "cannot lay it",
+                      np.where(v >= NEED_CAP, f"{NEED_CAP}+",
+                               np.nan_to_num(v).astype(int).astype(str)))
+    if before is not None:
+        b = _counts(before, "needed_before")
+        with np.errstate(invalid="ignore"):
+            labels = np.where((v >= NEED_CAP) & (v < b), CUT_LEVEL, labels)
+    return pd.Categorical(labels, categories=list(NEED_LEVELS), ordered=True)
+
+
+def _counts(needed, name) -> np.ndarray:
     s = pd.array(needed, dtype="Float64")
     if ((s < 0).fillna(False)).any():
         raise ValueError(not_allowed(name, s[(s < 0).fillna(False)][0],
                                      "cards still needed, 0 or more, or <NA>"))
-    v = s.to_numpy(dtype=float, na_value=np.nan)
-    labels = np.where(np.isnan(v), "cannot lay it",
-                      np.where(v >= NEED_CAP, f"{NEED_CAP}+",
-                               np.nan_to_num(v).astype(int).astype(str)))
-    return pd.Categorical(labels, categories=list(NEED_LEVELS), ordered=True)
+    return s.to_numpy(dtype=float, na_value=np.nan)
 
 
 def _cells(decisions: pd.DataFrame) -> pd.DataFrame:
@@ -122,7 +129,8 @@ def _cells(decisions: pd.DataFrame) -> pd.DataFrame:
         "decision": pd.Categorical(decisions["decision"].astype(object),
                                    categories=["take", "call"]),
         "needed_before": need_level(decisions["needed_before"], "needed_before"),
-        "needed_after": need_level(decisions["needed_after"]),
+        "needed_after": need_level(decisions["needed_after"],
+                                   before=decisions["needed_before"]),
         "stock_band": stock_band(decisions["stock_left"]),
         "opponents_opened": decisions["opponents_opened"].to_numpy() > 0,
         "_deal": _deal_ids(decisions),
@@ -514,3 +522,80 @@ def chart_agreement(base: pd.DataFrame, rerun: pd.DataFrame, conf: float = 0.95
     m["flip"] = ((m["verdict"].isin(acts) & m["verdict_rerun"].isin(nots))
                  | (m["verdict"].isin(nots) & m["verdict_rerun"].isin(acts)))
     return m.reset_index(drop=True)
+
+
+# -- the chart a player follows: package data of the engine (issue 49) --------------------------
+
+
+def write_play_chart(stats_: pd.DataFrame, path, provenance: dict,
+                     min_deals: int = THIN_DEALS) -> pd.DataFrame:
+    """Write the chart the ``chart`` preset plays: :func:`call_chart` of the statistics
+    ``stats_`` (its every column, one row per cell), with ``# key: value`` provenance lines
+    on top (the statistics' own, and how the chart was made); returns the chart.
+
+    ``kalooki_sim/engine/chart.csv`` is made so from the committed statistics
+    (``kalooki_sim/analysis/call_chart_stats.csv``); a test holds the two together.
+    """
+    chart = call_chart(stats_, min_deals=min_deals)
+    head = dict(provenance)
+    head["chart"] = (f"kalooki_sim.analysis.call_chart(statistics, min_deals={min_deals}): "
+                     f"intervals at level {chart.attrs['level']:.4f}, "
+                     f"{decided_share(chart):.4f} of the decisions decided")
+    lines = "".join(f"# {k}: {str(v).replace(chr(10), ' ')}\n" for k, v in head.items())
+    Path(path).write_text(lines + chart.to_csv(index=False, float_format="%.6g"),
+                          encoding="utf-8")
+    return chart
+
+
+_ACTS = ("call", "take")
+_NOTS = ("pass", "draw")
+
+
+def verdict_flips(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+    """Cell by cell, how a chart's verdicts changed from one round of its fixed point to the
+    next (issue 49): per contract, the share of ``after``'s decisions in cells whose verdict
+    turned from act to not act or back (``flipped``), in cells that were decided in one and
+    not the other (``decided_changed``), and the decided share of each. A cell missing from
+    a chart is blank there.
+
+    Examples
+    --------
+    >>> k = {"hand": 1, "decision": "call", "needed_after": "0", "stock_band": "40+",
+    ...      "opponents_opened": False}
+    >>> a = pd.DataFrame([k | {"needed_before": "1", "decisions": 10, "verdict": "call"},
+    ...                   k | {"needed_before": "2", "decisions": 30, "verdict": "pass"}])
+    >>> b = a.assign(decisions=[40, 60], verdict=["pass", "pass"])
+    >>> f = verdict_flips(a, b).iloc[0]
+    >>> int(f["hand"]), int(f["decisions"]), float(f["flipped"])
+    (1, 100, 0.4)
+    """
+    cols = CELL_KEYS + ["decisions", "verdict"]
+    check_columns("before", before, cols)
+    check_columns("after", after, cols)
+
+    def norm(c):
+        c = c[cols].copy()
+        for k in ("decision", "needed_before", "needed_after", "stock_band"):
+            c[k] = c[k].astype(str)
+        c["hand"] = c["hand"].astype(int)
+        c["opponents_opened"] = c["opponents_opened"].astype(str).str.lower().isin(
+            ["true", "1"])
+        c["verdict"] = c["verdict"].fillna("").astype(str)
+        return c
+
+    m = norm(after).merge(norm(before).drop(columns="decisions"), on=CELL_KEYS, how="left",
+                          suffixes=("", "_before"))
+    m["verdict_before"] = m["verdict_before"].fillna("")
+    v, w = m["verdict"], m["verdict_before"]
+    m["flip"] = (v.isin(_ACTS) & w.isin(_NOTS)) | (v.isin(_NOTS) & w.isin(_ACTS))
+    m["dchange"] = v.isin(DECIDED) != w.isin(DECIDED)
+    m["dec_now"] = v.isin(DECIDED)
+    m["dec_before"] = w.isin(DECIDED)
+    n = m["decisions"].astype(float)
+    g = pd.DataFrame({"n": n, "flip": n * m["flip"], "dchange": n * m["dchange"],
+                      "dn": n * m["dec_now"], "db": n * m["dec_before"]}).groupby(
+                          m["hand"]).sum()
+    out = pd.DataFrame({"hand": g.index.astype(int), "decisions": g["n"].astype(int),
+                        "flipped": g["flip"] / g["n"], "decided_changed": g["dchange"] / g["n"],
+                        "decided_before": g["db"] / g["n"], "decided_after": g["dn"] / g["n"]})
+    return out.reset_index(drop=True)

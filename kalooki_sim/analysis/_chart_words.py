@@ -1,6 +1,7 @@
-"""The call chart in words (issue 28): a rule of thumb per contract built from the chart's
-verdicts, the reasons (the opening double; own points against points against the table), and
-the share of decisions the chart decides. Every number comes from the chart or its statistics.
+"""The call chart in words (issues 28, 49): the rules of thumb of a contract (clauses true to
+the chart, :mod:`._thumb`), the reasons (the opening double; own points against points against
+the table), and the share of decisions the chart decides. Every number comes from the chart or
+its statistics.
 """
 
 from __future__ import annotations
@@ -9,11 +10,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._stats import share_text
 from ..game._checks import check_columns
 from ._chart import (
-    DECIDED,
     NEED_LEVELS,
-    STOCK_BANDS,
     _moments,
     _typed_stats,
     decided_share,
@@ -22,12 +22,6 @@ from ._words import fixed
 
 #: how the card changes the cards still needed, in the rule's order
 CHANGES = ("completes", "cuts", "no help", "cannot lay")
-_CHANGE_WORDS = {"completes": "one that completes the contract",
-                 "cuts": "one that cuts the need",
-                 "no help": "one that does not help",
-                 "cannot lay": "any while the contract cannot be laid"}
-_VERBS = {"call": "call", "pass": "pass on", "take": "take", "draw": "draw, not take,",
-          "either": "either way on"}
 
 
 def change_of(needed_before, needed_after) -> np.ndarray:
@@ -38,7 +32,7 @@ def change_of(needed_before, needed_after) -> np.ndarray:
 
     Examples
     --------
-    >>> change_of(["1", "2", "4+", "0", "cannot lay it"], ["0", "1", "4+", "0", "cannot lay it"]
+    >>> change_of(["1", "2", "6+", "0", "cannot lay it"], ["0", "1", "6+", "0", "cannot lay it"]
     ...           ).tolist()
     ['completes', 'cuts', 'no help', 'no help', 'cannot lay']
     """
@@ -57,116 +51,39 @@ def _fmt(v: float) -> str:
     return fixed(v, 1, signed=True)
 
 
-def _bands_words(bands, everywhere) -> str:
-    order = list(STOCK_BANDS)
-    bands = [b for b in order if b in bands]
-    if set(bands) >= set(everywhere):
-        return ""
-    return ", " + " or ".join(b.replace("-", "–") for b in bands) + " cards left"
-
-
-def _opened_words(opened, everywhere) -> str:
-    if set(opened) >= set(everywhere) or len(set(opened)) != 1:
-        return ""
-    return ", once an opponent opened" if next(iter(opened)) else ", nobody opened yet"
-
-
-def rule_table(chart: pd.DataFrame) -> pd.DataFrame:
-    """The rule of thumb as a table: per contract, decision, :func:`change_of` and verdict,
-    the decided cells that say it (``cells``, ``decisions``), their decision-weighted mean
-    ``d_relative`` and the span of their intervals (``lo`` = lowest ``d_relative_lo``, ``hi`` =
-    highest ``d_relative_hi``), and where they lie (``where``: stock bands and openings, named
-    only when the other cells of the same change say something else). Unsure and blank cells
-    say nothing here: they are never read as "pass".
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"hand": 1, "decision": "call", "needed_before": ["1", "1", "2"],
-    ...     "needed_after": ["0", "0", "2"], "stock_band": ["40+", "0-19", "40+"],
-    ...     "opponents_opened": False, "decisions": [100, 50, 300],
-    ...     "d_relative": [-10.0, -4.0, 6.0], "d_relative_lo": [-14.0, -7.0, 3.0],
-    ...     "d_relative_hi": [-6.0, -1.0, 9.0], "verdict": ["call", "call", "pass"]})
-    >>> rule_table(c)[["change", "verdict", "cells", "d_relative", "lo", "hi"]].values.tolist()
-    [['completes', 'call', 2, -8.0, -14.0, -1.0], ['no help', 'pass', 1, 6.0, 3.0, 9.0]]
-    """
-    check_columns("chart", chart, ["hand", "decision", "needed_before", "needed_after",
-                                   "stock_band", "opponents_opened", "decisions", "d_relative",
-                                   "d_relative_lo", "d_relative_hi", "verdict"])
-    c = chart.copy()
-    c["verdict"] = c["verdict"].fillna("").astype(str)
-    c = c[c["verdict"].isin(DECIDED)]
-    c["change"] = change_of(c["needed_before"], c["needed_after"])
-    c["decision"] = c["decision"].astype(str)
-    c["stock_band"] = c["stock_band"].astype(str)
-    rows = []
-    for (h, dec, ch), g in c.groupby(["hand", "decision", "change"], sort=False):
-        for v, gv in g.groupby("verdict", sort=False):
-            w = gv["decisions"].to_numpy(float)
-            rows.append({
-                "hand": int(h), "decision": dec, "change": ch, "verdict": v,
-                "cells": len(gv), "decisions": int(w.sum()),
-                "d_relative": float(np.average(gv["d_relative"], weights=w)),
-                "lo": float(gv["d_relative_lo"].min()), "hi": float(gv["d_relative_hi"].max()),
-                "where": _bands_words(set(gv["stock_band"]), set(g["stock_band"]))
-                + _opened_words(set(gv["opponents_opened"].astype(bool)),
-                                set(g["opponents_opened"].astype(bool)))})
-    cols = ["hand", "decision", "change", "verdict", "cells", "decisions", "d_relative", "lo",
-            "hi", "where"]
-    t = pd.DataFrame(rows, columns=cols)
-    if t.empty:
-        return t
-    t["_d"] = t["decision"].map({"call": 0, "take": 1})
-    t["_c"] = t["change"].map({k: i for i, k in enumerate(CHANGES)})
-    t = t.sort_values(["hand", "_d", "_c", "decisions"], ascending=[True, True, True, False])
-    return t.drop(columns=["_d", "_c"]).reset_index(drop=True)
-
-
-def _clauses(t: pd.DataFrame, decision: str) -> list[str]:
-    """``"call if it completes the contract (−19.3 [−23.8, −5.8]) or it cuts ..."`` per
-    verdict of one decision kind, verdicts in the order of the most decisions."""
-    t = t[t["decision"] == decision]
-    out = []
-    order = t.groupby("verdict", sort=False)["decisions"].sum().sort_values(ascending=False)
-    for v in order.index:
-        g = t[t["verdict"] == v]
-        what = " or ".join(f"{_CHANGE_WORDS[r.change]}{r.where} ({_fmt(r.d_relative)} "
-                           f"[{_fmt(r.lo)}, {_fmt(r.hi)}])" for r in g.itertuples())
-        out.append(f"{_VERBS[v]} {what}")
-    return out
-
-
-def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None) -> str:
-    r"""One contract's rule of thumb, from the verdicts of :func:`call_chart` rows: each clause
-    is what a group of decided cells says, with its number (points against the table, act minus
-    pass, the cells' mean weighted by decisions) and the span of the cells' intervals; then the
-    share of the contract's decisions the chart leaves undecided.
+def call_rule(chart: pd.DataFrame, hand: int, contract: str | None = None,
+              rules: pd.DataFrame | None = None) -> str:
+    r"""One contract's rules of thumb in a sentence: the clauses of ``rules``
+    (:func:`~kalooki_sim.analysis.thumb_rules` rows; by default made from ``chart`` itself),
+    each true to the chart (at least 95% of the decisions it covers in cells of its verdict,
+    none in a cell of the opposite one) with its number (points against the table, act minus
+    pass, the decisions-weighted mean of the cells it covers, with its interval when the
+    statistics were given); then the share of the contract's decisions the chart leaves
+    undecided.
 
     Examples
     --------
     >>> c = pd.DataFrame({"hand": 1, "decision": ["call", "call", "take"],
     ...     "needed_before": ["1", "2", "1"], "needed_after": ["0", "2", "1"],
     ...     "stock_band": "40+", "opponents_opened": False, "decisions": [100, 300, 100],
-    ...     "d_relative": [-10.0, 6.0, 0.5], "d_relative_lo": [-14.0, 3.0, -3.0],
+    ...     "deals": 60, "d_relative": [-10.0, 6.0, 0.5], "d_relative_lo": [-14.0, 3.0, -3.0],
     ...     "d_relative_hi": [-6.0, 9.0, 4.0], "verdict": ["call", "pass", "unsure"]})
-    >>> print(call_rule(c, 1, "2 groups").replace("; ", ";\n"))
-    Hand 1 (2 groups): pass on one that does not help (+6.0 [+3.0, +9.0]);
-    call one that completes the contract (−10.0 [−14.0, −6.0]). Undecided: 20% of its decisions.
+    >>> print(call_rule(c, 1, "3 groups").replace("; ", ";\n"))
+    Hand 1 (3 groups): Pass on one that does not help (+6.0);
+    Call a card that helps (−10.0). Undecided: 20% of its decisions.
     """
+    from ._thumb import thumb_rules
+
     check_columns("chart", chart, ["hand", "decisions", "verdict"])
     name = f"Hand {int(hand)}" + (f" ({contract})" if contract else "")
     mine = chart[chart["hand"] == hand]
     if mine.empty:
         return f"{name}: no decisions in the chart."
-    t = rule_table(mine)
-    share = decided_share(mine)
-    tail = f"Undecided: {1 - share:.0%} of its decisions."
-    if t.empty:
-        return f"{name}: no cell is decided yet. {tail}"
-    calls, takes = _clauses(t, "call"), _clauses(t, "take")
-    text = "; ".join(calls)
-    if takes:
-        text += (". Next in turn: " if calls else "Next in turn: ") + "; ".join(takes)
-    return f"{name}: {text}. {tail}"
+    r = thumb_rules(mine) if rules is None else rules[rules["hand"] == hand]
+    tail = f"Undecided: {1 - decided_share(mine):.0%} of its decisions."
+    if r.empty:
+        return f"{name}: no rule of thumb holds for 95% of its decisions. {tail}"
+    return f"{name}: " + "; ".join(r["text"]) + f". {tail}"
 
 
 def decided_sentence(chart: pd.DataFrame) -> str:
@@ -272,3 +189,39 @@ def agreement_sentence(agreement: pd.DataFrame, command: str) -> str:
             f"them ({inside_w:.0%} of their decisions; about 84% is expected of a re-run as "
             f"large as the study); the two differ by less than their own 95% interval in "
             f"{agreement['diff_ok'].mean():.0%}; {flip}.")
+
+
+def rounds_sentence(rounds: pd.DataFrame, settle: float = 0.02) -> str:
+    r"""How the chart's fixed point went (:func:`~kalooki_sim.analysis.chart_rounds`' table):
+    each round's share of decisions whose verdict flipped between act and not act, whether
+    the last one is under ``settle``, and the contract that flipped most.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"round": [0, 1, 1, 1, 2, 2, 2], "hand": [None, None, 5, 6,
+    ...     None, 5, 6], "flipped": [None, 0.03, 0.01, 0.09, 0.004, 0.0, 0.02],
+    ...     "decided": [0.96, 0.95, 0.9, 0.97, 0.96, 0.92, 0.97]})
+    >>> print(rounds_sentence(r).replace("; ", ";\n").replace(": ", ":\n"))
+    Round 1 flipped 3.0% of the decisions, round 2 0.4%:
+    the chart settled (under 2%) after round 2, which decides 96.0% of its decisions;
+    the most in hand 6, 9.0% of its decisions in round 1.
+    """
+    check_columns("rounds", rounds, ["round", "hand", "flipped", "decided"])
+    every = rounds[rounds["hand"].isna() & (rounds["round"] > 0)].sort_values("round")
+    if every.empty:
+        return "Only round 0 (a table of experts) has been played."
+    steps = ", ".join(f"{'Round' if i == 0 else 'round'} {int(r['round'])} "
+                      + (f"flipped {share_text(r['flipped'], 1)} of the decisions" if i == 0
+                         else share_text(r["flipped"], 1))
+                      for i, (_, r) in enumerate(every.iterrows()))
+    last = every.iloc[-1]
+    k = int(last["round"])
+    state = (f"the chart settled (under {settle:.0%}) after round {k}" if last["flipped"] <
+             settle else f"the chart did not settle in {k} rounds (the last flipped "
+             f"{share_text(last['flipped'], 1)})")
+    per = rounds[rounds["hand"].notna() & (rounds["round"] > 0)]
+    top = per.loc[per["flipped"].idxmax()]
+    return (f"{steps}: {state}, which decides {share_text(last['decided'], 1)} of its "
+            "decisions; "
+            f"the most in hand {int(top['hand'])}, {share_text(top['flipped'], 1)} of its "
+            f"decisions in round {int(top['round'])}.")

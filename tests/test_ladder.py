@@ -1,0 +1,107 @@
+"""The strength ladder (issue 49): each player in one seat against three experts, in every
+seat in turn on the same deals, over nine-hand games; its table, its sentence, its resume."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kalooki_sim as ks
+from kalooki_sim.analysis import ladder as L
+
+
+def _table(pens, rotation, game=0, hand=1):
+    """Rows of one table: ``pens`` per seat."""
+    return pd.DataFrame({"game": game, "hand": hand, "seat": range(4), "penalty": pens,
+                         "doubled": False, "complete": True, "rotation": rotation})
+
+
+def _games(rng, n, shift_seat=None, shift=0.0, rotation=-1, hands=range(1, 10)):
+    rows = []
+    for g in range(n):
+        for h in hands:
+            pen = rng.integers(0, 80, 4).astype(float)
+            if shift_seat is not None:
+                pen[shift_seat] += shift
+            rows.append(_table(pen, rotation, g, h))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_a_player_against_itself_is_exactly_the_expert():
+    """Four rotations of the expert's own table: every difference 0, win share 1/4, rating 0."""
+    ex = _games(np.random.default_rng(0), 30)
+    same = pd.concat([ex.assign(rotation=k) for k in range(4)], ignore_index=True)
+    t = L.ladder_table({"expert": ex, "twin": same})
+    assert (t["d_table"] == 0).all() and (t["d_own"] == 0).all()
+    g = t[t["scope"] == "game"].iloc[0]
+    assert g["win_share"] == pytest.approx(0.25) and g["rating"] == pytest.approx(0.0)
+    assert len(t) == 10 and list(t.columns) == L.COLUMNS
+
+
+def test_a_player_that_pays_less_is_below_zero_and_wins_more():
+    """The tested seat pays 10 points less in every hand of its rotations: -10 a hand in own
+    points, -10 - 10/3 against the table, -90 a game, more wins, a positive rating; Holm over
+    the nine contracts."""
+    rng = np.random.default_rng(1)
+    ex = _games(rng, 40)
+    parts = []
+    for k in range(4):
+        x = ex.copy()
+        x.loc[x["seat"] == k, "penalty"] -= 10
+        parts.append(x.assign(rotation=k))
+    t = L.ladder_table({"expert": ex, "x": pd.concat(parts, ignore_index=True)})
+    hand = t[t["scope"] == "hand"]
+    assert np.allclose(hand["d_own"], -10) and np.allclose(hand["d_table"], -10)
+    assert (hand["p_holm"] >= hand["p_table"]).all()
+    g = t[t["scope"] == "game"].iloc[0]
+    assert g["d_own"] == pytest.approx(-90) and g["win_share"] > 0.25 and g["rating"] > 0
+    assert g["win_lo"] <= g["win_share"] <= g["win_hi"]
+
+
+def test_ties_share_the_win_R14():
+    ex = pd.concat([_table([5, 5, 9, 9], -1, 0, h) for h in range(1, 10)])
+    x = pd.concat([_table([5, 5, 9, 9], k, 0, h) for k in range(4) for h in range(1, 10)])
+    w = L._game_wins(x)
+    assert w.loc[0] == pytest.approx((0.5 + 0.5 + 0 + 0) / 4)
+    assert L._game_wins(ex).loc[0] == pytest.approx(0.25)
+
+
+def test_the_sentence_is_built_from_the_table_and_changes_with_it():
+    t = pd.DataFrame({"player": ["chart", "thumb", "search"], "baseline": "expert",
+                      "scope": "game", "deals": [10000, 10000, 1000],
+                      "d_table": [-6.0, 1.5, -40.0], "d_table_lo": [-9.0, -1.0, -55.0],
+                      "d_table_hi": [-3.0, 4.0, -25.0]})
+    s = L.ladder_sentence(t)
+    assert s.startswith("Following this chart pays 6.0 [+3.0, +9.0] points a game less")
+    assert "its rules of thumb alone 1.5 [−1.0, +4.0] points a game more (its 95% interval " \
+        "holds 0" in s
+    assert "the searcher 40.0 [+25.0, +55.0] points a game less (1,000 games)" in s
+    t2 = t.assign(d_table=[2.0, 1.5, -40.0], d_table_lo=[0.5, -1.0, -55.0],
+                  d_table_hi=[3.5, 4.0, -25.0])
+    assert L.ladder_sentence(t2).startswith("Following this chart pays 2.0 [+0.5, +3.5] "
+                                            "points a game more than the expert (10,000")
+    with pytest.raises(ValueError, match="the chart player's game row"):
+        L.ladder_sentence(t[t["player"] != "chart"])
+
+
+def test_ladder_games_plays_every_seat_and_resumes(tmp_path, monkeypatch):
+    """Greedy in each seat in turn against experts on the same games, kept on disk; a second
+    call reads the files and plays nothing; its rows are play_games' own."""
+    rows = L.ladder_games("greedy", 4, seed=3, out=tmp_path, chunk_games=2, progress=False)
+    assert sorted(rows["rotation"].unique()) == [0, 1, 2, 3]
+    assert len(rows) == 4 * 4 * 9 * 4
+    k1 = rows[rows["rotation"] == 1].sort_values(["game", "hand", "seat"])
+    ref = ks.play_games(4, players=4, policies=["expert", "greedy", "expert", "expert"],
+                        seed=3).sort_values(["game", "hand", "seat"])
+    assert (k1["penalty"].to_numpy() == ref["penalty"].to_numpy()).all()
+
+    def boom(*a, **k):
+        raise AssertionError("played again")
+
+    monkeypatch.setattr(L, "play_games", boom)
+    again = L.ladder_games("greedy", 4, seed=3, out=tmp_path, chunk_games=2, progress=False)
+    pd.testing.assert_frame_equal(again, rows)
+
+
+def test_the_expert_plays_one_table(tmp_path):
+    ex = L.ladder_games("expert", 2, seed=3, out=tmp_path, progress=False)
+    assert set(ex["rotation"]) == {-1} and len(ex) == 2 * 9 * 4
