@@ -310,24 +310,23 @@ def test_the_rule_of_thumb_is_built_from_the_verdicts_and_never_turns_unsure_int
             ("1", "0", "0-19"): ("call", -6.0, -9.0, -3.0),
             ("2", "2", "40+"): ("pass", 5.0, 2.0, 8.0),
             ("2", "2", "0-19"): ("pass", 3.0, 1.0, 5.0)}
-    s = A.call_rule(_words_chart(base), 1, "3 groups")
+    s = A.call_rule(_words_chart(base).assign(deals=60), 1, "3 groups")
     assert s.startswith("Hand 1 (3 groups): ")
-    assert "call one that completes the contract (−9.0 [−15.0, −3.0])" in s
-    assert "pass on one that does not help (+4.0 [+1.0, +8.0])" in s
+    assert "Call a card that helps (−9.0)" in s
+    assert "Pass on one that does not help (+4.0)" in s
     assert s.endswith("Undecided: 0% of its decisions.")
-    # one pass cell turns unsure: the pass clause narrows to the band that still says pass,
-    # and nothing says "pass" for the unsure one
+    # one pass cell turns unsure: the pass clause narrows to where the chart still says pass
     v = {**base, ("2", "2", "0-19"): ("unsure", 3.0, -1.0, 7.0)}
-    s = A.call_rule(_words_chart(v), 1)
-    assert "pass on one that does not help (+5.0 [+2.0, +8.0])" in s
+    s = A.call_rule(_words_chart(v).assign(deals=60), 1)
+    assert "Pass on one that does not help, 20 or more cards left (+5.0)" in s
     assert "Undecided: 25% of its decisions." in s
-    # the same cells split by stock say where each verdict holds
+    # the same cells split by stock: each clause keeps to its band
     v = {**base, ("2", "2", "0-19"): ("call", -3.0, -5.0, -1.0)}
-    s = A.call_rule(_words_chart(v), 1)
-    assert "pass on one that does not help, 40+ cards left (+5.0 [+2.0, +8.0])" in s
-    assert "one that does not help, 0–19 cards left (−3.0 [−5.0, −1.0])" in s
-    assert "no cell is decided yet" in A.call_rule(_words_chart(
-        {k: ("unsure", 0.0, -5.0, 5.0) for k in base}), 1)
+    s = A.call_rule(_words_chart(v).assign(deals=60), 1)
+    assert "Pass on one that does not help, 20 or more cards left (+5.0)" in s
+    assert "0–19 cards left" in s
+    assert "no rule of thumb holds" in A.call_rule(_words_chart(
+        {k: ("unsure", 0.0, -5.0, 5.0) for k in base}).assign(deals=60), 1)
 
 
 def test_why_names_the_double_and_the_split_between_own_and_table_points_R12():
