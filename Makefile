@@ -64,14 +64,17 @@ report: $(STAMP)
 	$(PY) -m kalooki_sim.warmup --without-search
 	$(PY) -m kalooki_sim.report
 
-# The call chart's study (issue 28): every take and call of STUDY_DEALS deals per contract,
-# branched both ways, resumable (run it again after a stop); its statistics are then copied
-# where `make report` reads them (kalooki_sim/analysis/call_chart_stats.csv, committed).
-STUDY_DEALS ?= 10000
-STUDY_OUT   ?= .study/call-chart
+# The call chart's study (issues 28, 49): every take and call of STUDY_DEALS deals per contract,
+# branched both ways, resumable (run it again after a stop), made again round after round with
+# the table following the last round's chart until its verdicts settle; the last round is then
+# published where `make report` and the chart and thumb presets read it (committed:
+# kalooki_sim/analysis/call_chart_stats.csv, chart_rounds.csv, kalooki_sim/engine/chart.csv,
+# thumb.csv). About two hours of 2 cores.
+STUDY_DEALS ?= 20000
+STUDY_OUT   ?= .study/rounds
 study: $(COMPILED)
-	$(PY) -m kalooki_sim call-chart --deals $(STUDY_DEALS) --out $(STUDY_OUT) --resume
-	cp $(STUDY_OUT)/call_chart_stats.csv kalooki_sim/analysis/call_chart_stats.csv
+	$(PY) -m kalooki_sim.analysis.chart_rounds --deals $(STUDY_DEALS) --out $(STUDY_OUT) \
+		--write kalooki_sim/analysis/chart_rounds.csv --publish
 
 # The site's pages alone, from their sources (kalooki_sim/report/guide/*.md, the glossary,
 # RULES.md, the docstrings, reports/performance.csv and .png), without running the notebooks

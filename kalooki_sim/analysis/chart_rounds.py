@@ -40,6 +40,7 @@ from ._chart import (
     write_chart_stats,
     write_play_chart,
 )
+from ._thumb import thumb_rules, write_thumb
 from .chart_study import SEED, call_chart_study
 
 #: a chart has settled when fewer than this share of its decisions flip in a round
@@ -121,20 +122,29 @@ def chart_rounds(deals=10_000, out=".study/rounds", seed=SEED, min_rounds=2, max
     return t
 
 
-def publish_round(out, k: int, stats_path=None, chart_path=None) -> None:
+def publish_round(out, k: int, stats_path=None, chart_path=None, thumb_path=None,
+                  min_deals=THIN_DEALS) -> None:
     """Make round ``k`` of the fixed point in ``out`` the published chart: its statistics to
-    ``kalooki_sim/analysis/call_chart_stats.csv`` (what the report reads) and its chart to
-    ``kalooki_sim/engine/chart.csv`` (what the ``chart`` preset plays), each with its
-    provenance and the table it assumes."""
+    ``kalooki_sim/analysis/call_chart_stats.csv`` (what the report reads), its chart to
+    ``kalooki_sim/engine/chart.csv`` (what the ``chart`` preset plays) and its rules of thumb
+    (:func:`~kalooki_sim.analysis.thumb_rules`) to ``kalooki_sim/engine/thumb.csv`` (what
+    the ``thumb`` preset plays and the page prints), each with its provenance and the table it
+    assumes."""
     out = Path(out)
     stats_path = Path(stats_path or resources.files("kalooki_sim.analysis")
                       / "call_chart_stats.csv")
     chart_path = Path(chart_path or resources.files("kalooki_sim.engine") / "chart.csv")
+    thumb_path = Path(thumb_path or resources.files("kalooki_sim.engine") / "thumb.csv")
     s, prov = read_chart_stats(out / f"round-{k}" / "call_chart_stats.csv")
+    chart = call_chart(s, min_deals=min_deals)
+    if chart.empty:
+        raise ValueError(f"round {k} in {str(out)!r} has an empty chart")
     write_chart_stats(s, stats_path, prov)
     shutil.copyfile(out / f"chart-{k}.csv", chart_path)
-    if call_chart(s).shape[0] == 0:
-        raise ValueError(f"round {k} has an empty chart")
+    write_thumb(thumb_rules(chart, s, min_deals=min_deals), thumb_path,
+                {"what": "rules of thumb true to the chart (kalooki_sim.analysis.thumb_rules)",
+                 "chart": f"round {k} of the fixed point, {prov.get('table', '')}",
+                 "statistics": prov.get("command", "?"), "date": prov.get("date", "?")})
 
 
 def _main(argv=None) -> None:

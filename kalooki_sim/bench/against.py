@@ -213,6 +213,11 @@ def table(result) -> str:
             e, g = figs["expert_mix_1t"]["best"][s], figs["greedy_mix_1t"]["best"][s]
             if e and g:
                 lines.append(f"expert ÷ greedy, 1 thread, {s}: {e / g:.3f}")
+    if "chart_mix_1t" in figs and "expert_mix_1t" in figs:
+        for s in sides:
+            c, e = figs["chart_mix_1t"]["best"][s], figs["expert_mix_1t"]["best"][s]
+            if c and e:
+                lines.append(f"chart ÷ expert, 1 thread, {s}: {c / e:.3f}")
     lines.append(f"({result['rounds']} rounds, alternating processes; best of each side; speed "
                  f"ratio = {head} over {sides[-1]}, above 1 when {head} is faster)"
                  if len(sides) == 2 else f"({result['rounds']} rounds; best)")

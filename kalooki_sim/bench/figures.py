@@ -100,6 +100,13 @@ def expert_mix_1t(hands):
     return _mix("expert", _n(300), 1)
 
 
+@figure("chart_mix_1t", "hands/s", True)
+def chart_mix_1t(hands):
+    """The chart player (issue 49: the expert following the published call chart at its takes
+    and calls), the same games as ``expert_mix_1t``, 1 thread."""
+    return _mix("chart", _n(300), 1)
+
+
 @figure("cards_needed_py_us", "µs", False)
 def cards_needed_py_us(hands):
     """``ks.cards_needed`` from Python on code arrays of hands met in play: the median per
