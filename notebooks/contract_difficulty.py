@@ -51,6 +51,7 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.analysis._words import overlap_note
 from kalooki_sim.report import plots
 
 out = Path(out_dir)
@@ -208,23 +209,33 @@ plots.show(plots.by_contract(pdt, "p_dealt", "chance (log scale)",
            "Chance that a seat's dealt cards alone lay the contract, per contract (the same "
            "at any table size). Black diamonds are exact; blue points simulated with 95% "
            "intervals; a grey arrow is the upper bound where no simulated deal laid it.")
+# "most" and "least" only as the rank intervals allow (simultaneous over the nine, from the
+# same replicates); a contract whose interval overlaps first place's but whose rank cannot be
+# first is named with its rank interval
+dealt_draws = A.bootstrap_means(dealt_samples, n_boot=1000, seed=seed)
+dealt_est = dict(zip(pdt["hand"], pdt["p_dealt"], strict=True))
+ranks = A.rank_intervals(dealt_est, dealt_draws)
+ranks_low = A.rank_intervals(dealt_est, dealt_draws, higher_first=False)
+dealt_iv = {r.hand: (r.lo, r.hi) for r in pdt.itertuples()}
+rk = ranks.set_index("item")
 plots.table(pd.DataFrame({
     "hand": pdt["hand"], "contract": pdt["contract"], "cards dealt": pdt["cards"],
     "chance the deal already lays the contract": [
         plots.one_in(r.p_dealt, r.lo, r.hi, r.deals) + (" (exact)" if r.exact else "")
         for r in pdt.itertuples()],
+    "rank, 1 = most often [95%]": [f"{rk.loc[h, 'rank']} [{rk.loc[h, 'rank_lo']}, "
+                                   f"{rk.loc[h, 'rank_hi']}]" for h in pdt["hand"]],
     "how": [("exact count" if r.exact else f"{int(r.deals):,} simulated deals")
-            for r in pdt.itertuples()]}), "The deal alone")
-ranks = A.rank_intervals(dict(zip(pdt["hand"], pdt["p_dealt"], strict=True)),
-                         A.bootstrap_means(dealt_samples, n_boot=1000, seed=seed))
-ranks_low = A.rank_intervals(dict(zip(pdt["hand"], pdt["p_dealt"], strict=True)),
-                             A.bootstrap_means(dealt_samples, n_boot=1000, seed=seed),
-                             higher_first=False)
+            for r in pdt.itertuples()]}),
+    "The deal alone (ranks: simultaneous 95% intervals over the nine contracts)")
 top = pdt.set_index("hand").loc[A.first_set(ranks)[0]]
-text = (f"The deal alone most often lays {A.first_phrase(ranks)}: for hand "
-        f"{int(top.name)} ({top['contract']}) "
-        f"{plots.one_in(top['p_dealt'], top['lo'], top['hi'])} deals "
-        f"({plots.pct(top['p_dealt'], 3)}). Least often: {A.first_phrase(ranks_low)}.")
+text = " ".join(t for t in [
+    f"The deal alone most often lays {A.first_phrase(ranks)}: for hand {int(top.name)} "
+    f"({top['contract']}) {plots.one_in(top['p_dealt'], top['lo'], top['hi'])} deals "
+    f"({plots.pct(top['p_dealt'], 3)}).",
+    overlap_note(ranks, dealt_iv, order="most often"),
+    f"Least often: {A.first_phrase(ranks_low)}.",
+    overlap_note(ranks_low, dealt_iv, higher_first=False, order="least often")] if t)
 display(Markdown(text))
 headlines.append(text)
 

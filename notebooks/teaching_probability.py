@@ -13,9 +13,9 @@
 #
 # Lessons for a class, each starting from a question a Kalooki player asks. Where the answer
 # can be counted exactly we count it; beside it we simulate, so the two can be compared; each
-# lesson has a chart and an exercise: try it first, then click "Answer" to see the answer the
-# notebook computed and checked. Every question draws from its own random stream, so the
-# checks are independent.
+# lesson has a chart and an exercise: try it first, then click "Worked answer" to see the
+# answer the notebook computed and checked. Every question draws from its own random stream,
+# so the checks are independent.
 
 # %% tags=["parameters"]
 deals = 1_000_000  # simulated deals per question
@@ -108,6 +108,7 @@ table = pd.DataFrame(rows)
 table.to_csv(out / "teaching_exact_vs_simulated.csv", index=False)
 plots.table(pd.DataFrame({
     "question": table["question"],
+    "exact, as a fraction": table["exact_fraction"],
     "exact": [(plots.pct(x) if x >= 1e-3 else plots.one_in(x)) for x in table["exact"]],
     "simulated": [(plots.pct_ci(r.simulated, r.lo, r.hi) if r.simulated >= 1e-3 else
                    plots.one_in(r.simulated, r.lo, r.hi, r.deals))
@@ -188,6 +189,12 @@ plots.show(plots.outs_by_draws(draws, exact, outs_table["simulated"], outs_table
            out, "teaching_outs",
            f"Chance that at least one of the {k} outs of {hand} comes within the next draws "
            "(only draws from the stock; the pile and calls would add chances).")
+plots.table(pd.DataFrame({
+    "draws": draws,
+    "exact, 1 − C(u − k, d) / C(u, d)": [f"{x:.4f}" for x in exact],
+    "simulated [95%]": [plots.pct_ci(r.simulated, r.lo, r.hi) for r in outs_table.itertuples()]}),
+    f"At least one of {k} outs among {unseen} unseen cards within d draws: exact and "
+    f"simulated ({n_outs:,} deals per number of draws)")
 display(Markdown(
     f"The hand needs {need} more cards and has **{k} outs** (the unseen copies of "
     f"{A.join_words(o['card'])}) among {unseen} unseen cards. The very next draw "
@@ -213,7 +220,8 @@ check(abs(float(answer) - stats.hypergeom.pmf(0, unseen, k, 3)) < 1e-12
        f"{unseen - k - 1}/{unseen - 1}; the third with {unseen - k - 2}/{unseen - 2}.",
        f"Multiply: {answer} ≈ {float(answer):.4f}.",
        f"At least one out in three draws is the complement, 1 − {float(answer):.4f} = "
-       f"{1 - float(answer):.4f}, the exact value in the table above for 3 draws."])
+       f"{1 - float(answer):.4f}: the exact value for 3 draws in the table above, "
+       f"1 − C({unseen - k}, 3) / C({unseen}, 3) = {exact[2]:.4f}."])
 
 # %% [markdown]
 # ## Lesson 3. "Can I trust the simulation?" What a confidence interval promises
@@ -445,6 +453,13 @@ display(Markdown(
 # so that one lucky interval among many is not called a mistake).
 
 # %%
+def review_ci(r) -> str:
+    """A review row's act − not with its interval, in tenths of a point whatever the width:
+    rounded to tens, an end moved by up to 5 points and an interval that just excludes zero
+    read as one that holds it (exercise 6 reads them)."""
+    return plots.num_ci(r.d_value, r.d_value_lo, r.d_value_hi, 1, True, at_least=1)
+
+
 rev_trace = ks.trace(seed=stream(6), game=0, hand=2, policies="expert")
 rev = ks.review(rev_trace, 0, rollouts=n_rev, seed=stream(7))
 rev.to_csv(out / "teaching_review.csv", index=False)
@@ -454,8 +469,7 @@ plots.table(pd.DataFrame({
         f"{'-' if pd.isna(a) else int(a)} → {'-' if pd.isna(b) else int(b)}"
         for a, b in zip(rev["needed_before"], rev["needed_after"], strict=True)],
     "what the seat did": rev["action"],
-    "act − not, points (95% interval)": [plots.num_ci(r.d_value, r.d_value_lo, r.d_value_hi,
-                                                      1, True) for r in rev.itertuples()],
+    "act − not, points (95% interval)": [review_ci(r) for r in rev.itertuples()],
     "verdict": rev["verdict_95"]}),
     f"Seat 0's {len(rev)} decisions in one hand 2 (four expert players), {n_rev:,} paired "
     "rollouts each")
@@ -497,7 +511,7 @@ check(bool((mine == rev["verdict_95"].to_numpy()).all()),
        "better choice made is good, the other one made is a mistake.",
        f"For example turn {int(ex['turn'])}: the seat's {ex['decision']} of {ex['card']}, it "
        f"{'acted' if ex_acted else 'did not act'} ({ex['action']}); act − not is "
-       f"{plots.num_ci(ex['d_value'], ex['d_value_lo'], ex['d_value_hi'], 1, True)}, so "
+       f"{review_ci(ex)}, so "
        f"{better_text(ex)} was clearly better: {ex['verdict_95']}.",
        f"Doing this for all {len(rev)} rows gives the table's verdicts."])
 

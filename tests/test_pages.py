@@ -315,3 +315,209 @@ def test_teaching_answers_are_worked_and_counts_agree_with_their_nouns(pages):
     text = _page_text(page)
     assert not re.search(r"\b1 \**(mistakes|decisions|cards|calls|runs|deals)\b", text)
     assert "`action`" not in text and "of `d_value`" not in text
+
+
+# -- issue 49: the pages, true and legible -------------------------------------------------------
+
+
+def test_the_guide_quotes_the_variance_ratio_its_build_publishes(pages):
+    # the guide said 2.4 [2.3, 2.5] from an older run where variance_ratio.csv said 2.61
+    import pandas as pd
+
+    from kalooki_sim.analysis._words import ci_text
+
+    own = pages / "variance_ratio.csv"
+    t = pd.read_csv(own if own.exists() else Path(report.ROOT) / "reports" / own.name)
+    r = t[t["comparison"].str.startswith("per decision")].iloc[0]
+    m, rest = ci_text(r["ratio"], r["lo"], r["hi"]).split(" ", 1)
+    text = _page_text(pages / "guide-advisor.html")
+    assert f"is {m} {rest} per decision" in text, re.findall(r"one is .{0,40}", text)
+    assert f"{int(r['decisions']):,} decisions in {int(r['deals']):,} deals" in text
+
+
+_SHARE = re.compile(r"(?<![\d.+\-−])(\d+(?:\.\d+)?)% \[(\d+(?:\.\d+)?)%, (\d+(?:\.\d+)?)%\]")
+
+
+def test_a_share_seen_never_prints_an_end_of_0_or_100(pages):
+    # "0.02% [0.00%, 0.07%]" (a normal interval cut at 0, one void deal seen) and
+    # "0.2% [0.0%, 0.6%]" (Wilson's lower end, too few decimals): a share above 0 has a
+    # lower end above 0, one below 100% an upper end below it
+    bad = []
+    for page in _html_pages(pages):
+        for m in _SHARE.finditer(_page_text(page)):
+            p, lo, hi = (float(x) for x in m.groups())
+            if (p > 0 and lo == 0) or (p < 100 and hi == 100):
+                bad.append(f"{page.name}: {m.group(0)}")
+    assert not bad, bad
+
+
+def test_teaching_lesson_1_shows_the_fractions_it_promises(pages):
+    import pandas as pd
+
+    page = pages / "teaching_probability.html"
+    if not page.exists():
+        pytest.skip("teaching_probability not in this build")
+    text = _page_text(page)
+    assert "gives the exact chance as a fraction" in text
+    table = text[text.index("Exact against"):text.index("interval holds the exact value")]
+    assert "as a fraction" in table
+    for frac in pd.read_csv(pages / "teaching_exact_vs_simulated.csv")["exact_fraction"]:
+        assert f" {frac} " in text[text.index("Exact against"):], frac
+
+
+def test_teaching_exercise_2_answer_carries_the_value_it_cites(pages):
+    # it cited "the exact value in the table above", and the page had no such table
+    import pandas as pd
+
+    page = pages / "teaching_probability.html"
+    if not page.exists():
+        pytest.skip("teaching_probability not in this build")
+    text = _page_text(page)
+    p3 = pd.read_csv(pages / "teaching_outs.csv").set_index("draws").loc[3, "exact"]
+    start = text.index("Exercise 2.")
+    answer = text[start:text.index("Lesson 3.", start)]
+    assert f"= {p3:.4f}." in answer  # the value itself, in the answer
+    if "table above" in answer:  # and the table it points to, before it, holds it
+        table = text[:start][text[:start].rindex("At least one of"):]
+        assert re.search(rf"\b3 {p3:.4f}\b", table), table[:300]
+
+
+def test_teaching_review_shows_its_intervals_to_a_tenth_of_a_point(pages):
+    # "+0 [−20, +30]" for 0.19 [−24.8, +25.2]: each end moved by up to 5 points, and an
+    # interval that excludes zero could read as one that holds it (exercise 6 reads them)
+    import pandas as pd
+
+    page = pages / "teaching_probability.html"
+    if not page.exists():
+        pytest.skip("teaching_probability not in this build")
+    html_text = page.read_text(encoding="utf-8")
+    cap = re.search(r"<caption[^>]*>Seat 0's .*?</table>", html_text, re.S).group(0)
+    rows = [r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", cap, re.S) if "<td>" in r]
+    rev = pd.read_csv(pages / "teaching_review.csv")
+    assert len(rows) == len(rev)
+    for row, r in zip(rows, rev.itertuples(), strict=True):
+        cell = re.findall(r"<td>(.*?)</td>", row, re.S)[5]
+        nums = [float(x.replace("−", "-").replace(",", ""))
+                for x in re.findall(r"[+−-]?[\d,]*\.?\d+", cell)]
+        for shown, true in zip(nums, (r.d_value, r.d_value_lo, r.d_value_hi), strict=True):
+            assert abs(shown - true) <= 0.05 + 1e-9, (cell, true)
+        assert (nums[1] > 0) == (r.d_value_lo > 0) and (nums[2] < 0) == (r.d_value_hi < 0)
+
+
+def _named_hands(part: str) -> set:
+    """The contracts a sentence names: "hand 3", "Hand 3's", "hands 4, 7, 8 and 9"."""
+    named = set()
+    for m in re.finditer(r"\bhands? ((?:\d, )*\d(?: and \d)?)\b", part, re.I):
+        named |= {int(h) for h in re.findall(r"\d", m.group(1))}
+    return named
+
+
+def test_most_and_least_name_every_contract_whose_interval_overlaps(pages):
+    # "least often: one of hands 4, 7, 8 and 9" left out hand 3, whose interval overlaps:
+    # each claim names every contract whose 95% interval overlaps first place's, either in
+    # first place (its rank interval reaches 1) or with the rank interval that rules it out
+    import pandas as pd
+
+    page = pages / "contract_difficulty.html"
+    if not page.exists():
+        pytest.skip("contract_difficulty not in this build")
+    text = _page_text(page)
+    start = text.index("The deal alone most often lays")
+    most, least = text[start:text.index("Some seat at the table", start)].split("Least often:")
+    d = pd.read_csv(pages / "p_dealt.csv").set_index("hand")
+    first_most = _named_hands(most.split(":")[0])
+    first_least = _named_hands(least.split(".")[0])
+    assert first_most and first_least, (most, least)
+    overlap_most = set(d.index[d["hi"] >= d.loc[sorted(first_most), "lo"].min()])
+    overlap_least = set(d.index[d["lo"] <= d.loc[sorted(first_least), "hi"].max()])
+    assert overlap_most <= _named_hands(most), (overlap_most, most)
+    assert overlap_least <= _named_hands(least), (overlap_least, least)
+
+
+# the API reference (pdoc): every page, in one Chromium run ------------------------------------
+
+_CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync"]
+
+
+def _frame_widths(pages_: list, tmp: Path) -> dict:
+    """Each page in a 1280 px frame of one headless Chromium run (a fresh profile): page ->
+    ``(scrollWidth, clientWidth)`` of its document; wider than its client means a sideways
+    scroll."""
+    import tempfile
+
+    frames = "".join(f'<iframe src="{p.as_uri()}" style="width:1280px;height:900px;border:0">'
+                     "</iframe>" for p in pages_)
+    probe = tmp / "frames.html"
+    probe.write_text(
+        f"<html><body style='margin:0'>{frames}<script>window.addEventListener('load', "
+        "function () {var o = []; document.querySelectorAll('iframe').forEach(function (f) "
+        "{var e = f.contentDocument.documentElement; o.push([f.getAttribute('src'), "
+        "e.scrollWidth, e.clientWidth]);}); var p = document.createElement('pre'); "
+        "p.id = 'kalooki-probe'; p.textContent = JSON.stringify(o); "
+        "document.body.appendChild(p);});</script></body></html>", encoding="utf-8")
+    with tempfile.TemporaryDirectory(dir=tmp) as profile:
+        r = subprocess.run(_CHROMIUM + [f"--user-data-dir={profile}",
+                                        "--allow-file-access-from-files",
+                                        "--window-size=1400,1000", "--virtual-time-budget=20000",
+                                        "--dump-dom", probe.as_uri()],
+                           capture_output=True, text=True, timeout=300, check=False)
+    m = re.search(r'<pre id="kalooki-probe">(.*?)</pre>', r.stdout, re.S)
+    assert m, f"the probe did not run (chromium exit {r.returncode}): {r.stderr[-500:]}"
+    import html as _html
+
+    got = {src: (w, c) for src, w, c in json.loads(_html.unescape(m.group(1)))}
+    assert len(got) == len(pages_), "some frames did not load"
+    return got
+
+
+def _check_api_width(folder: Path, tmp: Path):
+    pages_ = sorted(folder.rglob("*.html"))
+    assert len(pages_) >= 20, folder
+    wide = {src.split("/api/")[-1]: wc for src, wc in _frame_widths(pages_, tmp).items()
+            if wc[0] > wc[1]}
+    assert not wide, f"API pages that scroll sideways at 1280 px (scrollWidth, width): {wide}"
+
+
+@pytest.fixture(scope="module")
+def api_pages(tmp_path_factory):
+    from kalooki_sim.report import site
+
+    out = tmp_path_factory.mktemp("api")
+    site.write_api(out)
+    return out / "api"
+
+
+def test_the_trace_events_are_a_table_in_the_api_reference(api_pages):
+    # pdoc printed the rst table of trace's docstring as one paragraph whose rules ran off
+    page = (api_pages / "kalooki_sim" / "engine" / "trace.html").read_text(encoding="utf-8")
+    assert "<td>joker_move</td>" in page and "<th>fields</th>" in page
+    assert "=====" not in page
+
+
+@needs_chromium
+def test_api_reference_fits_1280_px_in_chromium(api_pages, tmp_path):
+    _check_api_width(api_pages, tmp_path)
+
+
+@needs_chromium
+def test_published_api_reference_fits_1280_px(tmp_path):
+    _check_api_width(Path(report.ROOT) / "reports" / "api", tmp_path)
+
+
+@needs_chromium
+def test_api_width_check_bites_and_the_api_style_wraps(tmp_path):
+    from kalooki_sim.report.site import API_CSS
+
+    folder = tmp_path / "api"
+    folder.mkdir()
+    rule = "=" * 300
+    body = f'<main class="pdoc"><div class="docstring"><p>Events {rule} deal</p></div></main>'
+    for i in range(20):
+        (folder / f"p{i}.html").write_text(f"<html><body><p>fine {i}</p></body></html>")
+    (folder / "wide.html").write_text(f"<html><head></head><body>{body}</body></html>")
+    with pytest.raises(AssertionError, match="wide.html"):
+        _check_api_width(folder, tmp_path)
+    (folder / "wide.html").write_text(f"<html><head>{API_CSS}</head><body>{body}</body></html>")
+    _check_api_width(folder, tmp_path)

@@ -20,13 +20,12 @@ from ..game._checks import (
 from ..game.rules import Rules, as_rules
 from ._difficulty import scored
 from ._intervals import (
-    Z95,
     _boot_pct,
     _prop_row,
     cluster_mean_ci,
     mean_ci,
     quantile_ci,
-    wilson,
+    wilson_of_sums,
 )
 
 # -- call value versus penalty exposure ------------------------------------------------------
@@ -148,14 +147,9 @@ def compare_calls(res: dict, baseline: str, hand=None, n_boot: int = 400,
             m, lo, hi, _ = mean_ci(r[col])
             row.update({col: float(m), f"{col}_lo": float(lo), f"{col}_hi": float(hi)})
         a = r["attempts"].to_numpy()
-        p_void = (a - 1).sum() / a.sum() if g else np.nan
-        if g >= 2:
-            se = np.sqrt(g / (g - 1) * np.sum(((a - 1) - p_void * a) ** 2)) / a.sum()
-        else:
-            se = np.nan
-        lo, hi = max(0.0, p_void - Z95 * se), min(1.0, p_void + Z95 * se)
-        if g and (a - 1).sum() in (0, a.sum()):  # no void (or all): the delta method has no
-            _, lo, hi = wilson(int((a - 1).sum()), int(a.sum()))  # width; Wilson's has
+        # void deals among each sequence's deals: Wilson's interval with the sequence as the
+        # cluster (a normal one reached below 0 with one void seen)
+        p_void, lo, hi = wilson_of_sums(a - 1, a)
         row.update(p_void=float(p_void), p_void_lo=float(lo), p_void_hi=float(hi))
         row.update(_paired_row("d_attempts", a - base["attempts"].to_numpy()))
         row["same_deal"] = float((a == base["attempts"].to_numpy()).mean()) if g else np.nan

@@ -15,7 +15,14 @@ from ..game._checks import (
 )
 from ..game.rules import as_rules
 from ._exact import p_deal_lays_groups, simulate_deals
-from ._intervals import Z95, _prop_row, cluster_mean_ci, cluster_wilson, mean_ci, wilson
+from ._intervals import (
+    _prop_row,
+    cluster_mean_ci,
+    cluster_wilson,
+    mean_ci,
+    wilson,
+    wilson_of_sums,
+)
 
 # -- contract difficulty ----------------------------------------------------------------------
 
@@ -40,9 +47,9 @@ def void_rate(df: pd.DataFrame):
 
     From the ``attempts`` column: a hand that took ``a`` attempts had ``a - 1`` void ones (a
     hand given up counts all of its attempts as void), so the rate is a ratio of sums over
-    hands; its interval is the delta-method (cluster-robust) one with the hand as the unit,
-    and Wilson's over the deals when none (or every one) was void, where the delta method's
-    interval has no width.
+    hands; its interval is Wilson's at the effective number of deals, with the hand as the
+    cluster (:func:`wilson_of_sums`): above 0 as soon as one void deal is seen, where a normal
+    (delta-method) interval reached below 0 and was cut there.
 
     Examples
     --------
@@ -50,25 +57,21 @@ def void_rate(df: pd.DataFrame):
     >>> p, lo, hi, n = void_rate(toy)
     >>> p, lo, round(hi, 3), n
     (0.0, 0.0, 0.658, 2)
+    >>> one = pd.DataFrame({"game": range(4000), "hand": 2, "void": False,
+    ...                     "attempts": [2] + [1] * 3999})   # one void deal in 4,001
+    >>> p, lo, hi, n = void_rate(one)
+    >>> round(100 * p, 3), 0 < lo < p < hi
+    (0.025, True)
     """
     d = _rows(df, ["game", "hand", "attempts", "void"])
     last = d.groupby(["game", "hand"], sort=False).agg(a=("attempts", "first"),
                                                       gave_up=("void", "all"))
     a = last["a"].to_numpy(float)
     y = a - 1 + last["gave_up"].to_numpy(float)
-    n = a.size
-    if n == 0:
+    if a.size == 0:
         return np.nan, np.nan, np.nan, 0
-    p = y.sum() / a.sum()
-    if y.sum() in (0, a.sum()):  # none void (or all): the delta method's width is 0; Wilson's
-        _, lo, hi = wilson(int(y.sum()), int(a.sum()))   # over the deals is not
-        return float(p), float(lo), float(hi), n
-    if n < 2:
-        return float(p), np.nan, np.nan, n
-    resid = y - p * a
-    se = np.sqrt(n / (n - 1) * np.sum(resid**2)) / a.sum()
-    half = Z95 * se
-    return float(p), float(max(0.0, p - half)), float(min(1.0, p + half)), n
+    p, lo, hi = wilson_of_sums(y, a)
+    return p, lo, hi, int(a.size)
 
 
 def deals_per_scored(p_void, lo=np.nan, hi=np.nan) -> tuple[float, float, float]:

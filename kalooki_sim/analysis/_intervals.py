@@ -147,17 +147,48 @@ def cluster_wilson(hits, cluster, z: float = Z95):
     at 1 (never narrower than plain Wilson); the Wilson interval is taken at ``n / deff``
     trials (Kish). Returns ``(p, lo, hi)``.
     """
-    n = int(np.asarray(hits).size)
-    p, var, g = _cluster_var(hits, cluster)
+    hits = np.asarray(hits, dtype=float)
+    if hits.size == 0:
+        return np.nan, np.nan, np.nan
+    _, inv = np.unique(np.asarray(cluster), return_inverse=True)
+    return wilson_of_sums(np.bincount(inv, weights=hits), np.bincount(inv), z)
+
+
+def wilson_of_sums(hits, trials, z: float = Z95):
+    """:func:`cluster_wilson` from each cluster's sums: ``hits[g]`` of ``trials[g]`` trials.
+
+    For a share of events counted per cluster, such as the void deals among the deals each
+    hand took (R13): ``p = sum(hits) / sum(trials)``, Wilson's interval at the effective
+    number of trials (Kish's design effect from the ratio estimator's cluster-robust
+    variance, floored at 1). Unlike a normal (Wald) interval its lower end is above 0 as soon
+    as one event is seen, and below ``p``. Returns ``(p, lo, hi)``.
+
+    Examples
+    --------
+    >>> p, lo, hi = wilson_of_sums([0, 1, 0, 0], [1000, 1001, 1000, 1000])
+    >>> round(p * 1e4, 2), lo > 0, hi < 0.0015
+    (2.5, True, True)
+    >>> [round(x, 4) for x in wilson_of_sums([0, 0], [3, 4])]  # none seen: Wilson's
+    [0.0, 0.0, 0.3543]
+    """
+    ys = np.asarray(hits, dtype=float)
+    ns = np.asarray(trials, dtype=float)
+    if ys.shape != ns.shape or ys.ndim != 1:
+        raise ValueError(f"hits and trials have shapes {ys.shape} and {ns.shape}; give one "
+                         "count of each per cluster")
+    n = ns.sum()
     if n == 0:
         return np.nan, np.nan, np.nan
+    p = ys.sum() / n
+    g = ys.size
+    var = g / (g - 1) * np.sum((ys - p * ns) ** 2) / n**2 if g > 1 else np.nan
     # the binomial variance of the mean with the same n - 1 as the cluster formula's singletons
     var_srs = p * (1 - p) / (n - 1) if n > 1 else np.nan
     deff = max(1.0, var / var_srs) if var_srs > 0 and np.isfinite(var) else 1.0
     n_eff = n / deff
     z = check_real("z", z, 0, open_lo=True)
     _, lo, hi = _wilson(*_checked_counts(p * n_eff, n_eff), z)
-    return p, float(lo), float(hi)
+    return float(p), float(lo), float(hi)
 
 
 def _prop_row(k, n):

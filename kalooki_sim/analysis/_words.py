@@ -41,6 +41,50 @@ def first_phrase(ranks: pd.DataFrame, noun: str = "hand", nouns: str | None = No
             "overlap: no single one is clearly first)")
 
 
+def overlap_note(ranks: pd.DataFrame, intervals: dict, higher_first: bool = True,
+                 noun: str = "hand", order: str = "most often") -> str:
+    """The items a first-place claim leaves out although their 95% intervals overlap first
+    place's, each with its rank interval: a reader who sees the overlap reads why.
+
+    :func:`first_phrase` names the items whose simultaneous rank interval reaches 1. An item
+    whose own interval overlaps one of theirs can still be ruled out (the ranks weigh every
+    item's data at once); this says so, and by which rank interval. ``intervals``: item ->
+    ``(lo, hi)``, the 95% intervals the page shows; ``higher_first`` as the ranks were made;
+    ``order`` says what rank 1 is. Empty string when no item is left out that way.
+
+    Examples
+    --------
+    >>> ranks = pd.DataFrame({"item": [8, 9, 3], "rank_lo": [1, 1, 3], "rank_hi": [2, 2, 3]})
+    >>> iv = {8: (0.0, 1.5e-5), 9: (0.0, 1.5e-5), 3: (1.4e-5, 5.8e-5)}
+    >>> overlap_note(ranks, iv, higher_first=False, order="least often")
+    "Hand 3's 95% interval overlaps theirs, but its rank interval does not reach 1 (1 = least \
+often; hand 3: 3 to 3)."
+    >>> overlap_note(ranks, {**iv, 3: (1.6e-5, 5.8e-5)}, higher_first=False)
+    ''
+    """
+    first = first_set(ranks)
+    r = ranks.set_index("item")
+    if higher_first:
+        reach = min(intervals[f][0] for f in first)
+        close = [i for i in r.index if i not in first and intervals[i][1] >= reach]
+    else:
+        reach = max(intervals[f][1] for f in first)
+        close = [i for i in r.index if i not in first and intervals[i][0] <= reach]
+    if not close:
+        return ""
+    close = sorted(close, key=str)
+    whose = "theirs" if len(first) > 1 else f"{noun} {first[0]}'s"
+    each = "; ".join(f"{noun} {i}: {r.loc[i, 'rank_lo']} to {r.loc[i, 'rank_hi']}"
+                     for i in close)
+    if len(close) == 1:
+        head = f"{noun.capitalize()} {close[0]}'s 95% interval overlaps {whose}, but its rank "
+        head += "interval does not reach 1"
+    else:
+        head = (f"The 95% intervals of {noun}s {join_words(close)} overlap {whose}, but their "
+                "rank intervals do not reach 1")
+    return f"{head} (1 = {order}; {each})."
+
+
 # -- numbers in words (the analysis layer cannot reach report.plots) --------------------------
 
 
@@ -79,6 +123,25 @@ def fixed(v: float, d: int, signed: bool = False) -> str:
     return text.replace("-", "−")
 
 
+def bound(v: float, d: int, signed: bool = False, limit: float = 0.0) -> str:
+    """An interval's end with :func:`fixed`'s ``d`` decimals, or more where those would print
+    it as ``limit`` (0; 100 for a percentage's upper end) that it is not: a lower end of a
+    share seen at least once is above 0, and a bound just across zero keeps its side.
+
+    Examples
+    --------
+    >>> bound(0.0044, 2), bound(-0.004, 0, signed=True), bound(99.996, 2, limit=100.0)
+    ('0.004', '−0.004', '99.996')
+    >>> bound(0.0, 2), bound(24.8, -1), bound(100.0, 1, limit=100.0)
+    ('0.00', '20', '100.0')
+    """
+    v = float(v)
+    if np.isfinite(v) and v != limit:
+        while round(v, d) == limit and d < 12:
+            d += 1
+    return fixed(v, d, signed)
+
+
 def ci_text(m, lo, hi, signed: bool = False, unit: str = "") -> str:
     """``m [lo, hi]`` with the decimals the interval supports (:func:`decimals`); an
     interval of no width is the number alone (``"0"`` for zero).
@@ -92,7 +155,7 @@ def ci_text(m, lo, hi, signed: bool = False, unit: str = "") -> str:
         return ("0" if m == 0 else fixed(m, 4, signed)) + unit
     d = decimals(lo, hi)
     d = 4 if d is None else d
-    return f"{fixed(m, d, signed)}{unit} [{fixed(lo, d, signed)}, {fixed(hi, d, signed)}]"
+    return f"{fixed(m, d, signed)}{unit} [{bound(lo, d, signed)}, {bound(hi, d, signed)}]"
 
 
 def _span(values, digits: int = 0, scale: float = 1.0) -> str:

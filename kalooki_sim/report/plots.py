@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from ..analysis._words import decimals, fixed  # noqa: E402
+from ..analysis._words import bound, decimals, fixed  # noqa: E402
 
 STYLE = {
     "figure.figsize": (7.5, 4.2),
@@ -205,8 +205,10 @@ def difficulty(table, column: str, ylabel: str, title: str, lower_is_better=Fals
 
 def by_contract(table, column: str, ylabel: str, title: str, log=False, exact=None):
     """One value per contract with its interval (e.g. the chance the deal lays it);
-    ``exact`` names a boolean column: exact values are drawn as black diamonds."""
-    fig, ax = _fig(figsize=(7.5, 3.8))
+    ``exact`` names a boolean column: exact values are drawn as black diamonds. The legend
+    sits above the axes, not beside them: the nine contracts' two-line tick labels need the
+    whole width (beside it, neighbours overlapped)."""
+    fig, ax = _fig(figsize=(8.4, 4.2))
     d = table.sort_values("hand")
     x = d["hand"].to_numpy()
     y = d[column].to_numpy(float)
@@ -227,7 +229,13 @@ def by_contract(table, column: str, ylabel: str, title: str, log=False, exact=No
     if log:
         ax.set_yscale("log")
     contract_ticks(ax, x, d.set_index("hand")["contract"])
-    return _finish(fig, ax, title, "hand and contract", ylabel, note=None)
+    fig = _finish(fig, ax, title, "hand and contract", ylabel, note=None, legend=False)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.01), ncol=3, fontsize=8,
+                  borderaxespad=0)
+        ax.set_title(title, pad=24)
+        fig.tight_layout()
+    return fig
 
 
 def players_series(table, column: str, ylabel: str, title: str, log=False):
@@ -530,6 +538,8 @@ def pct_ci(p, lo, hi, digits: int = 1, n=None) -> str:
     '0 of 250,000 (≤ 0.0015%)'
     >>> pct_ci(0.00003, 0.00001, 0.00006), pct_ci(0.99986, 0.9998, 0.99992)
     ('0.003% [0.001%, 0.006%]', '99.986% [99.980%, 99.992%]')
+    >>> pct_ci(0.00025, 0.000044, 0.0014), pct_ci(0.002, 0.0004, 0.006)
+    ('0.03% [0.004%, 0.14%]', '0.2% [0.04%, 0.6%]')
     """
     if not np.isfinite(p):
         return "n/a"
@@ -538,14 +548,16 @@ def pct_ci(p, lo, hi, digits: int = 1, n=None) -> str:
     if p == 1:
         return f"100% (≥ {100 * lo:.2f}%)" if lo > 0.99 else f"100% (≥ {pct(lo)})"
     if p == 0:
-        bound = f"{100 * hi:.2g}%" if hi < 0.01 else pct(hi)
+        top = f"{100 * hi:.2g}%" if hi < 0.01 else pct(hi)
         seen = n is not None and np.isfinite(n) and n > 0
-        return f"0 of {int(n):,} (≤ {bound})" if seen else f"0% (≤ {bound})"
+        return f"0 of {int(n):,} (≤ {top})" if seen else f"0% (≤ {top})"
     d = decimals(100 * lo, 100 * hi)
     if d is None:
         return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
     d = max(d, 0)
-    return f"{fixed(100 * p, d)}% [{fixed(100 * lo, d)}%, {fixed(100 * hi, d)}%]"
+    # an end the decimals would print as 0% or 100% that it is not gets the digits to say so
+    return (f"{fixed(100 * p, d)}% [{bound(100 * lo, d)}%, "
+            f"{bound(100 * hi, d, limit=100.0)}%]")
 
 
 def one_in(p, lo=None, hi=None, n=None) -> str:
@@ -577,13 +589,16 @@ def one_in(p, lo=None, hi=None, n=None) -> str:
     return f"1 in {n_of(p)} ({lo_t} to 1 in {n_of(hi)})"
 
 
-def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> str:
+def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "",
+           at_least: int | None = None) -> str:
     """``'13.9 [13.8, 14.0]'`` (``signed``: ``'-46.2 [-53.9, -38.5]'`` with a plus sign for
     gains); ``'n/a'`` for NaN; ``inf`` as ``'> max'`` is the caller's business.
 
     The decimals are the interval's (:func:`decimals`: no digit beyond what it supports, none
-    hidden that it does); ``digits`` serves when there is no interval. An interval of no width
-    is the number alone.
+    hidden that it does), or ``at_least`` where more are wanted (a wide interval in points is
+    otherwise rounded to tens, each end moved by up to 5); ``digits`` serves when there is no
+    interval. An interval of no width is the number alone. A bound that would print as 0
+    without being 0 keeps its side of zero (:func:`bound`).
 
     Examples
     --------
@@ -593,6 +608,10 @@ def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> 
     ('+0.001 [−0.003, +0.004]', '0')
     >>> num_ci(7224.93, 5076.2, 12658.4), num_ci(0.004, -0.012, 0.021, signed=True)
     ('7,000 [5,000, 13,000]', '+0.004 [−0.012, +0.021]')
+    >>> num_ci(0.19, -24.8, 25.2, signed=True), num_ci(0.19, -24.8, 25.2, 1, True, at_least=1)
+    ('+0 [−20, +30]', '+0.2 [−24.8, +25.2]')
+    >>> num_ci(12.0, 0.012, 24.06, signed=True, at_least=1)
+    '+12.0 [+0.01, +24.1]'
     """
     if m is None or not np.isfinite(m):
         return "n/a"
@@ -601,12 +620,12 @@ def num_ci(m, lo, hi, digits: int = 1, signed: bool = False, unit: str = "") -> 
     d = decimals(lo, hi)
     if d is None:
         return f"{fixed(m, digits, signed)}{unit}"
-    def f(v):
-        return fixed(v, d, signed)
-
+    if at_least is not None:
+        d = max(d, at_least)
+    m_t, lo_t, hi_t = fixed(m, d, signed), bound(lo, d, signed), bound(hi, d, signed)
     if unit == "%":
-        return f"{f(m)}% [{f(lo)}%, {f(hi)}%]"
-    return f"{f(m)}{unit} [{f(lo)}, {f(hi)}]"
+        return f"{m_t}% [{lo_t}%, {hi_t}%]"
+    return f"{m_t}{unit} [{lo_t}, {hi_t}]"
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:

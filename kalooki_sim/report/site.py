@@ -72,6 +72,15 @@ figure{margin:1em 0}img{max-width:100%}figcaption{font-size:0.9em;color:#444}
 dl.glossary dt{font-weight:bold;margin-top:0.6em}dl.glossary dd{margin-left:1.5em}
 """
 NAV_MARK = 'class="site"'
+#: the API pages' own additions to pdoc's style: long unbroken text in a docstring (a rule of
+#: ``=``, a long identifier) wraps instead of widening the page, and a wide table or code block
+#: scrolls in its own box (at 1280 px ``engine/trace.html`` scrolled sideways)
+API_CSS = ("<style>.pdoc .docstring{overflow-wrap:break-word}"
+           ".pdoc .docstring table{display:block;max-width:100%;overflow-x:auto;"
+           "border-collapse:collapse;margin:0.6em 0}"
+           ".pdoc .docstring td,.pdoc .docstring th{border:1px solid #ccc;padding:2px 6px;"
+           "vertical-align:top;text-align:left}.pdoc .docstring th{background:#f0f0f0}"
+           ".pdoc pre{max-width:100%;overflow-x:auto}</style>")
 BAR_START, BAR_END = "<!-- site bar -->", "<!-- /site bar -->"
 
 
@@ -181,12 +190,12 @@ def _title_of(text: str, default: str) -> str:
 
 def write_guide(out: Path) -> list[Path]:
     """One page per :data:`GUIDE` source, its data blocks filled from the committed tables
-    (:func:`.guide_blocks.fill`)."""
+    and the report's (those in ``out`` when it has them: :func:`.guide_blocks.fill`)."""
     from .guide_blocks import fill
 
     written = []
     for stem, title in GUIDE.items():
-        text = fill((GUIDE_DIR / f"{stem}.md").read_text(encoding="utf-8"))
+        text = fill((GUIDE_DIR / f"{stem}.md").read_text(encoding="utf-8"), out)
         f = out / f"guide-{stem}.html"
         f.write_text(page_html(_title_of(text, title), markdown_html(text)), encoding="utf-8")
         written.append(f)
@@ -292,6 +301,73 @@ def api_modules() -> list[str]:
                                     and not any(p.startswith("_") for p in n.split(".")))
 
 
+_RST_BORDER = re.compile(r"^( *)=+(?: +=+)+ *$")
+
+
+def rst_tables(text: str) -> str:
+    r"""``text`` with each reStructuredText simple table (columns ruled by ``=`` runs: a rule,
+    the header, a rule, the rows, a rule) as a markdown table, which pdoc renders; pdoc prints
+    the rst one as one paragraph whose rules run off the page. A line whose first column is
+    blank continues the row above; ``|`` in a cell is escaped. Anything else is left alone.
+
+    Examples
+    --------
+    >>> doc = ("Events:\n\n=====  ==========\nevent  fields\n=====  ==========\n"
+    ...        "deal   ``card``: dealt\n       one at a time\nout    ``a|b``\n"
+    ...        "=====  ==========\n\nAfter.")
+    >>> print(rst_tables(doc))
+    Events:
+    <BLANKLINE>
+    | event | fields |
+    |---|---|
+    | deal | ``card``: dealt one at a time |
+    | out | ``a\|b`` |
+    <BLANKLINE>
+    After.
+    """
+    lines = text.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        rules = [i] if _RST_BORDER.match(lines[i]) else []
+        j = i + 1
+        while rules and len(rules) < 3 and j < len(lines) and lines[j].strip():
+            if lines[j].strip() == lines[i].strip():
+                rules.append(j)
+            j += 1
+        if len(rules) < 3:
+            out.append(lines[i])
+            i += 1
+            continue
+        out += _markdown_table(lines[rules[0]:rules[2] + 1], rules[1] - rules[0])
+        i = rules[2] + 1
+    return "\n".join(out)
+
+
+def _markdown_table(block: list[str], second: int) -> list[str]:
+    """The markdown lines of one rst simple table ``block`` (rules included; ``second`` is
+    the index of the rule under the header)."""
+    indent = _RST_BORDER.match(block[0]).group(1)
+    starts = [m.start() for m in re.finditer("=+", block[0])]
+
+    def cells(line):
+        ends = starts[1:] + [len(line)]
+        return [line[a:b].strip() for a, b in zip(starts, ends, strict=True)]
+
+    head = [" ".join(c) for c in zip(*(cells(x) for x in block[1:second]), strict=True)]
+    rows = []
+    for line in block[second + 1:-1]:
+        c = cells(line)
+        if c[0] or not rows:
+            rows.append(c)
+        else:  # a blank first column continues the row above
+            rows[-1] = [f"{x} {y}".strip() for x, y in zip(rows[-1], c, strict=True)]
+
+    def row(c):
+        return indent + "| " + " | ".join(x.replace("|", "\\|") for x in c) + " |"
+
+    return [row(head), indent + "|" + "---|" * len(head)] + [row(r) for r in rows]
+
+
 def write_api(out: Path) -> list[Path]:
     """The API reference under ``out/api`` (pdoc, numpy docstrings, no search index or source
     listing), each page with the site's bar. pdoc's own warnings (a docstring it cannot
@@ -308,6 +384,9 @@ def write_api(out: Path) -> list[Path]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         mods = {n: pdoc.doc.Module.from_name(n) for n in api_modules()}
+        for mod in mods.values():
+            for d in [mod, *mod.flattened_own_members]:
+                d.docstring = rst_tables(d.docstring or "")  # a cached property: set once
         for name, mod in mods.items():
             f = api / (name.replace(".", "/") + ".html")
             f.parent.mkdir(parents=True, exist_ok=True)
@@ -315,6 +394,7 @@ def write_api(out: Path) -> list[Path]:
             page = pdoc.render.html_module(mod, mods)
             # a module constant holding a path shows this checkout's: not in published bytes
             page = page.replace(html.escape(str(ROOT)), "&lt;repository&gt;")
+            page = page.replace("</head>", API_CSS + "</head>", 1)
             f.write_text(with_nav(page, prefix), encoding="utf-8")
             written.append(f)
     for w in caught:
