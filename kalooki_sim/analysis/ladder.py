@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import platform
 import time
@@ -45,10 +46,11 @@ import pandas as pd
 
 from .._stats import holm_adjust, t_interval, t_pvalue
 from ..engine.play import play_games
-from ..engine.policies import Policy, policy_matrix, preset
+from ..engine.policies import Policy, preset
 from ..game._checks import check_bool, check_columns, check_int, check_seed, not_allowed
 from ..game._progress import log
 from ..players.tuning import read_committed, write_committed
+from ..studies.study import _policy_args
 from ._words import fixed
 
 #: the ladder's players, weakest expected first
@@ -71,9 +73,10 @@ def _player(p) -> Policy:
 
 
 def fingerprint(pol: Policy) -> str:
-    """A short hash of what the kernels read of ``pol`` (its parameter rows, the search
-    model's too): the folder of its tables, so that a changed chart is played again."""
-    return hashlib.sha256(policy_matrix([pol]).tobytes()).hexdigest()[:10]
+    """A short hash of ``pol``'s settings (as a study's manifest keeps them: a chart by the
+    hash of its cells): the folder of its tables, so that a changed chart is played again."""
+    text = json.dumps(_policy_args(pol), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
 def _tables(pol: Policy) -> list[int]:
