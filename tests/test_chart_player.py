@@ -113,7 +113,7 @@ def test_chart_player_follows_the_chart_in_play():
     (lambda c: c.drop(columns="verdict"), ValueError, "lacks the columns verdict"),
     (lambda c: c.assign(verdict="maybe"), ValueError, "verdict='maybe'"),
     (lambda c: c.assign(verdict="take"), ValueError, "a call's verdict"),
-    (lambda c: c.assign(needed_before="5"), ValueError, "needed_before='5'"),
+    (lambda c: c.assign(needed_before="7"), ValueError, "needed_before='7'"),
     (lambda c: c.assign(needed_before="6+ (cut)"), ValueError, "needed_before="),
     (lambda c: c.assign(needed_before="4+"), ValueError, "needed_before='4+'"),
     (lambda c: c.assign(stock_band="10-19"), ValueError, "stock_band='10-19'"),

@@ -244,7 +244,8 @@ def _before_words(lo: str, hi: str) -> str:
         return f", needing {lo} or more (or it cannot be laid)" if lo != "6+" else \
             ", needing 6 or more (or it cannot be laid)"
     if hi == "6+":
-        return f", needing {lo} or more"
+        return ", while the contract can still be laid" if lo == "0" else \
+            f", needing {lo} or more"
     if lo == "0":
         return f", needing at most {hi}"
     return f", needing {lo}–{hi}"
