@@ -46,11 +46,10 @@ import pandas as pd
 
 from .._stats import holm_adjust, t_interval, t_pvalue
 from ..engine.play import play_games
-from ..engine.policies import Policy, preset
+from ..engine.policies import Policy, policy_args, preset
 from ..game._checks import check_bool, check_columns, check_int, check_seed, not_allowed
 from ..game._progress import log
 from ..players.tuning import read_committed, write_committed
-from ..studies.study import _policy_args
 from ._words import fixed
 
 #: the ladder's players, weakest expected first
@@ -75,7 +74,7 @@ def _player(p) -> Policy:
 def fingerprint(pol: Policy) -> str:
     """A short hash of ``pol``'s settings (as a study's manifest keeps them: a chart by the
     hash of its cells): the folder of its tables, so that a changed chart is played again."""
-    text = json.dumps(_policy_args(pol), sort_keys=True)
+    text = json.dumps(policy_args(pol), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 

@@ -284,6 +284,26 @@ class Policy:
         return v
 
 
+#: Policy fields of the search player (issue 19), kept out of a non-searching policy's
+#: manifest entry so runs written before they existed still resume; so are ``outs_mixed`` and
+#: ``plan_discard`` at their defaults, and ``chart`` when there is none
+_SEARCH_FIELDS = ("search", "rollouts", "margin", "model", "screen", "objective")
+
+
+def policy_args(p: Policy) -> dict:
+    """The JSON form of ``p`` a study's manifest keeps and compares on resume: its fields,
+    less those at defaults older manifests lack; a chart (issue 49) as its source and the
+    hash of its cells' codes."""
+    d = dataclasses.asdict(p)
+    for k in ((() if p.search else _SEARCH_FIELDS) + (("outs_mixed",) if p.outs_mixed else ())
+              + (() if p.plan_discard else ("plan_discard",))):
+        d.pop(k)
+    d.pop("chart")
+    if p.chart is not None:
+        d["chart"] = {"source": p.chart.source, "sha256": p.chart.sha256()}
+    return d
+
+
 def no_search(pols, where: str) -> None:
     """A ``ValueError`` when a seat of ``pols`` searches: inside rollouts and branches
     (``where``) the players play their rules; a search seat would silently play its other

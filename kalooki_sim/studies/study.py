@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
+from ..engine.policies import policy_args as _policy_args
 from ..game import _checks
 from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
 from ..game._progress import log, progress_bar, resumed_note
@@ -133,24 +134,6 @@ class Spec:
     def game_dtype(self):
         """The ``game`` column's dtype for the whole run (the same in every chunk)."""
         return np.int32 if self.first_game + self.games <= 2**31 else np.int64
-
-
-#: Policy fields of the search player (issue 19), kept out of a non-searching policy's manifest
-#: entry so runs written before they existed still resume; so are ``outs_mixed`` and
-#: ``plan_discard`` at their defaults
-_SEARCH_FIELDS = ("search", "rollouts", "margin", "model", "screen", "objective")
-
-
-def _policy_args(p) -> dict:
-    d = dataclasses.asdict(p)
-    for k in ((() if p.search else _SEARCH_FIELDS) + (("outs_mixed",) if p.outs_mixed else ())
-              + (() if p.plan_discard else ("plan_discard",))):
-        d.pop(k)
-    # a chart (issue 49) is kept as its source and the hash of its cells' codes
-    d.pop("chart")
-    if p.chart is not None:
-        d["chart"] = {"source": p.chart.source, "sha256": p.chart.sha256()}
-    return d
 
 
 def _check_hands(hand, rules: Rules):
