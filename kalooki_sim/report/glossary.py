@@ -100,7 +100,22 @@ GLOSSARY = {
     "advisor": (r"advisor|advise", "ks.advise: asks whether to take or call a card in a "
                 "situation you type in, by paired rollouts, with a 95% interval."),
     "call chart": (r"call charts?", "One table per contract: whether calling (or taking) "
-                   "saves points, by cards needed after the card and cards left in the stock."),
+                   "saves points, by cards needed before and after the card, cards left in "
+                   "the stock and whether an opponent opened."),
+    "chart player": (r"chart player|chart preset", "The expert following the call chart at "
+                     "every take and call where its cell decides (preset \"chart\"); "
+                     "\"thumb\" follows the rules of thumb alone."),
+    "rules of thumb": (r"rules? of thumb", "A few clauses per contract, each true to the "
+                       "chart: at least 95% of the decisions it covers are in cells that say "
+                       "the same, none in a cell that says the opposite."),
+    "fixed point": (r"fixed point", "The chart made again with its own players at the table, "
+                    "round after round, until few verdicts change (a chart the table plays)."),
+    "ladder": (r"ladder", "Each player against three experts on the same deals, in every "
+               "seat in turn, over nine-hand games: points against the table, games won and "
+               "a rating."),
+    "Elo": (r"Elo(?: scale)?|Bradley[-–]Terry|Plackett[-–]Luce", "A rating from who wins: "
+            "here 400 log10 of a player's strength over an expert's, read from how often it "
+            "wins a game against three experts (0: as strong as the expert)."),
     "Tuluki": (r"Tuluki", "The two-player game (V9): the non-dealer may only call the other's "
                "discard, and the stock's top card is turned up and offered."),
     "duplicate format": (r"duplicate(?: format)?", "Every deal sequence is played once per "
