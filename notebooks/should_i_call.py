@@ -76,8 +76,9 @@ plots.write_csv(chart, out / "call_chart.csv")
 share = A.decided_share(chart)
 pack = prov.get("pack", "?")
 pack = "the card's pack (R1)" if pack == "card" else f"pack: {pack}"
-conditions = (f"{prov.get('players', '?')} players, {pack}, every seat "
-              f"plays {prov.get('policies', '?').split(',')[0]} (the model of the table); "
+table_model = prov.get("table") or f"every seat plays {prov.get('policies', '?').split(',')[0]}"
+conditions = (f"{prov.get('players', '?')} players, {pack}; the table it assumes: "
+              f"{table_model}; "
               f"{int(prov.get('deals per contract', 0)):,} deals per contract, "
               f"{int(prov.get('decisions', 0)):,} decisions; objective: points against the "
               "table (your penalty minus the table's mean, doubles counted, R12); intervals "
@@ -88,24 +89,114 @@ fig = plots.call_chart(chart, {h: n.replace("hand", "Hand", 1) for h, n in CONTR
                        conditions)
 plots.save_pdf(fig, out / "call_chart.pdf")
 plots.save(fig, out / "call_chart.png")
-rules_of_thumb = [A.call_rule(chart, h, name.split(": ")[1]) for h, name in CONTRACTS.items()]
+
+# the rules of thumb: the clauses the thumb player plays (package data), checked against this
+# chart; with other statistics, clauses made afresh from them
+if stats_csv:
+    thumb = A.thumb_rules(chart, stats)
+else:
+    thumb = A.read_thumb(resources.files("kalooki_sim.engine") / "thumb.csv")
+check = A.thumb_check(thumb, chart)
+if not ((check["in_verdict"] >= 0.95) & (check["opposite"] == 0)).all():
+    raise ValueError("the rules of thumb disagree with the chart; make them again with "
+                     "kalooki_sim.analysis.thumb_rules (python -m kalooki_sim.analysis."
+                     "chart_rounds --publish does)")
+plots.write_csv(thumb, out / "rules_of_thumb.csv")
+rules_of_thumb = [A.call_rule(chart, h, name.split(": ")[1], rules=thumb)
+                  for h, name in CONTRACTS.items()]
+
+# what following it wins: the committed ladder (python -m kalooki_sim.analysis.ladder)
+from kalooki_sim.analysis import ladder as L
+
+ladder = L.ladder_committed()
+plots.write_csv(ladder, out / "ladder.csv", ladder.attrs["header"])
+win_sentence = L.ladder_sentence(ladder)
 figure = plots.figure_html(
     out / "call_chart.png",
     "The call chart, all nine contracts: take and call by cards needed before and after, "
     "stock left and whether an opponent opened. Blue: act; orange: pass (or draw); green: no "
     "difference; grey: unsure; blank: too few deals.")
-items = "".join(f"<li>{html.escape(r)}</li>" for r in rules_of_thumb)
 display(HTML(
-    '<style>div.first-screen figure{margin:0}</style>'
-    '<div class="first-screen" style="display:flex;gap:14px;align-items:flex-start">'
-    f'<div style="flex:0 0 50%">{figure}<small><a href="call_chart.pdf">printable A4 PDF</a>'
-    ' · <a href="call_chart.csv">CSV</a></small></div>'
-    '<div style="flex:1;font-size:0.68em;line-height:1.2">'
-    f'<b>{html.escape(A.decided_sentence(chart))}</b>'
-    ' Numbers: points against the table, act minus pass (below 0: acting gains), the mean '
-    'of the cells that say so and the span of their intervals.'
-    f'<ul style="padding-left:1.1em;margin:0.3em 0">{items}</ul></div></div>'))
+    f'<p><b>{html.escape(win_sentence)}</b> {html.escape(A.decided_sentence(chart))}</p>'
+    f'{figure}<p><a href="call_chart.pdf">printable A4 PDF</a> · '
+    '<a href="call_chart.csv">the chart as CSV</a> · '
+    '<a href="rules_of_thumb.csv">the rules of thumb as CSV</a> · '
+    '<a href="ladder.csv">the ladder as CSV</a></p>'))
+headlines.append(win_sentence)
 headlines.append(A.decided_sentence(chart) + " " + rules_of_thumb[0])
+
+# %% [markdown]
+# ## Rules of thumb
+#
+# A few clauses per contract that a player can remember, each true to the chart: of the
+# decisions its condition covers, at least 95% are in cells that say the same and none in a
+# cell that says the opposite (the rest are undecided or blank cells). Its number is the mean
+# of the cells it covers, weighted by their decisions (points against the table, act minus
+# pass: below 0 acting gains), with a conservative 95% interval: the cells' standard errors
+# added as if perfectly correlated, which bounds the error of the mean whatever the cells
+# share. Where no clause speaks, the chart (or the expert) answers. The `thumb` player plays
+# these clauses alone, and the ladder below says what that keeps of the chart's gain.
+
+# %%
+display(HTML("<ul>" + "".join(f"<li>{html.escape(r)}</li>" for r in rules_of_thumb)
+             + "</ul>"))
+
+# %% [markdown]
+# ## What following the chart wins: the ladder
+#
+# Each player sits in one seat against three `expert` players, on the same deals, once in
+# every seat (the duplicate format), over whole nine-hand games: `greedy`; `expert`; `thumb`
+# (the expert following the rules of thumb above where they speak); `chart` (the expert
+# following this chart where it decides); `search` (the expert deciding every take and call
+# by paired rollouts, issue 19). Rows: the player minus the expert, in points against the
+# table (your penalty minus the mean of the table's, doubles counted, R12) and in your own
+# points; 95% intervals over deals or games; Holm's adjustment over each player's nine
+# contracts. A nine-hand game is won by the lowest total (R14; ties shared); the rating puts
+# the win share on the Elo scale (0: the expert; see the `kalooki_sim.analysis.ladder`
+# docstring).
+
+# %%
+games = ladder[(ladder["scope"] == "game")].copy()
+games["games won [95%]"] = [plots.pct_ci(w, lo, hi) if pd.notna(w) else "n/a" for w, lo, hi in
+                            zip(games["win_share"], games["win_lo"], games["win_hi"],
+                                strict=True)]
+show(games[["player", "baseline", "deals", "d_table", "d_table_lo", "d_table_hi", "d_own",
+            "d_own_lo", "d_own_hi", "games won [95%]", "rating", "rating_lo", "rating_hi"]],
+     caption="The ladder over nine-hand games (player minus baseline, points a game); "
+             + ladder.attrs["header"][0],
+     names={"deals": "games", "d_table": "against the table", "d_table_lo": "95% from",
+            "d_table_hi": "95% to", "d_own": "own points", "d_own_lo": "own: 95% from",
+            "d_own_hi": "own: 95% to", "rating": "rating (Elo scale)",
+            "rating_lo": "rating: 95% from", "rating_hi": "rating: 95% to"}, digits=2)
+per = ladder[(ladder["scope"] == "hand") & (ladder["baseline"] == "expert")].copy()
+per["contract"] = per["hand"].map(CONTRACTS)
+per["below zero (Holm)"] = np.where((per["d_table_hi"] < 0) & (per["p_holm"] < 0.05), "yes",
+                                    "no")
+show(per[["player", "contract", "deals", "d_table", "d_table_lo", "d_table_hi", "p_holm",
+          "below zero (Holm)", "d_own"]],
+     caption="The ladder per contract: player minus expert, points a hand against the table",
+     names={"d_table": "against the table", "d_table_lo": "95% from",
+            "d_table_hi": "95% to", "p_holm": "Holm-adjusted p", "d_own": "own points"},
+     digits=2)
+
+# %% [markdown]
+# ## The chart a table plays
+#
+# The chart is read from a table of players, and a chart players follow changes the table. So
+# the study was made again, round after round, with every seat following the previous
+# round's chart (`python -m kalooki_sim.analysis.chart_rounds`): round 0 is a table of
+# experts. A round's *flips* are its decisions in cells whose verdict turned from act to not
+# act or back since the round before.
+
+# %%
+rounds = pd.read_csv(resources.files("kalooki_sim.analysis") / "chart_rounds.csv",
+                     comment="#")
+display(Markdown(A.rounds_sentence(rounds)))
+wide = rounds[rounds["hand"].notna()].pivot(index="hand", columns="round", values="flipped")
+wide.index = [CONTRACTS[int(h)] for h in wide.index]
+wide = wide.drop(columns=[0], errors="ignore").rename(columns=lambda k: f"round {k}")
+show(wide.reset_index().rename(columns={"index": "contract"}),
+     caption="Share of each contract's decisions whose verdict flipped, per round", digits=3)
 
 # %% [markdown]
 # A call (R9) takes the discard out of turn plus a penalty card from the stock; taking the
@@ -129,7 +220,9 @@ display(Markdown("\n".join(f"* {w}" for w in why)))
 #
 # In every deal of the study, at each take or call a seat may make (R9), the table is copied
 # and played on twice from that moment: once where the seat acts, once where it passes.
-# Everyone plays the `expert` preset. Both continuations share everything else: the stock is
+# Everyone plays as the table the chart assumes (named at its foot: in the published chart,
+# players following the previous round's chart, see "The chart a table plays" above; the
+# expert wherever that chart is undecided). Both continuations share everything else: the stock is
 # dealt by seat from the decision on (each seat draws the same cards in both), and all later
 # random choices. The **paired difference** is what the decision was worth.
 #
@@ -198,57 +291,6 @@ runs.to_csv(out / "call_chart_runs.csv", index=False)
 # it), by the called card's own penalty.
 
 # %%
-def drawn_contracts(table):
-    """The contracts with at least one cell that is not thin (a panel worth drawing)."""
-    return [h for h in CONTRACTS if not table[(table["hand"] == h) & ~table["thin"]].empty]
-
-
-def small_multiples(table, x, series, title, xlabel, xticks=None):
-    """One panel per contract with something to draw (:func:`drawn_contracts`): ``table``
-    rows (hand, x, series...) with d_penalty intervals; no empty panels."""
-    shown = drawn_contracts(table) or list(CONTRACTS)[:1]
-    ncols = min(3, len(shown))
-    nrows = -(-len(shown) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.3 * ncols, 3.2 * nrows + 0.8),
-                             squeeze=False)
-    colors = plt.get_cmap("tab10")
-    for ax, (h, name) in zip(axes.flat, [(h, CONTRACTS[h]) for h in shown], strict=False):
-        t = table[table["hand"] == h]
-        for k, (label, g) in enumerate(t.groupby(series, observed=True, sort=True)):
-            g = g.sort_values(x)
-            c = colors(k)
-            # thin cells are not drawn: their intervals would stretch the axis over the rest
-            g = g[~g["thin"]]
-            xs = g[x].astype(float).to_numpy() + (k - 0.5) * 0.15
-            err = np.vstack([g["d_penalty"] - g["d_penalty_lo"],
-                             g["d_penalty_hi"] - g["d_penalty"]])
-            ax.errorbar(xs, g["d_penalty"], yerr=err, fmt="o", color=c, lw=1, capsize=2,
-                        label=str(label))
-        if t.empty or t["thin"].all():
-            ax.text(0.5, 0.5, "too few calls", transform=ax.transAxes, ha="center",
-                    color="#777777")
-        ax.axhline(0, color="black", lw=0.8)
-        ax.set_title(name, fontsize=10)
-        if xticks is not None:
-            ax.set_xticks(range(len(xticks)), xticks, fontsize=8)
-            ax.set_xlim(-0.5, len(xticks) - 0.5)
-        ax.grid(alpha=0.3)
-    for ax in axes.flat[len(shown):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel(xlabel)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("penalty: call minus pass\n(below 0: calling saves points)")
-    seen = {}
-    for ax in axes.flat:
-        for hd, lb in zip(*ax.get_legend_handles_labels(), strict=True):
-            seen.setdefault(lb, hd)
-    fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=4, frameon=False)
-    fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0.05, 1, 0.97))
-    return fig
-
-
 useful = dec[(dec["decision"] == "call") & dec["helps"]
              & (dec["needed_after"] >= 1).fillna(False)].copy()
 useful["kind"] = "calls that cut the need"
@@ -261,18 +303,39 @@ by_card = pd.concat([A.value_map(useful[useful.hand == h], ["hand", "card_bin", 
 by_card = by_card[by_card["card_bin"].notna()].reset_index(drop=True)
 by_card["card"] = [pen_names[int(i)] for i in by_card["card_bin"]]
 by_card.to_csv(out / "call_value_by_card.csv", index=False)
-fig = small_multiples(by_card, "card_bin", "kind",
-                      "Value of a useful call by the called card's penalty",
-                      "penalty of the called card (R1)", xticks=pen_names)
-left_out = [h for h in CONTRACTS if h not in drawn_contracts(by_card)]
+# one panel, a series per contract: most contracts have a readable cell in one or two bins only
+fig, ax = plt.subplots(figsize=(8.5, 4.2))
+cmap = plt.get_cmap("tab10")
+drawn = [h for h in CONTRACTS if (by_card["hand"] == h).any()]
+for k, h in enumerate(drawn):
+    g = by_card[by_card["hand"] == h].sort_values("card_bin")
+    xs = g["card_bin"].astype(float).to_numpy() + (k - (len(drawn) - 1) / 2) * 0.07
+    for thin, mk in ((False, "o"), (True, "o")):
+        sel = (g["thin"].astype(bool) == thin).to_numpy()
+        if not sel.any():
+            continue
+        gg = g[sel]
+        ax.errorbar(xs[sel], gg["d_penalty"], yerr=np.vstack(
+            [gg["d_penalty"] - gg["d_penalty_lo"], gg["d_penalty_hi"] - gg["d_penalty"]]),
+            fmt=mk, color=cmap(k), mfc="white" if thin else cmap(k), lw=1, capsize=2,
+            alpha=0.55 if thin else 1.0, label=None if thin else CONTRACTS[h])
+ax.axhline(0, color="black", lw=0.8)
+ax.set_xticks(range(len(pen_names)), pen_names)
+ax.set_xlabel("penalty of the called card (R1)")
+ax.set_ylabel("own penalty: call minus pass\n(below 0: calling saves points)")
+ax.legend(fontsize=8, ncol=3, frameon=False)
+ax.grid(alpha=0.3)
+fig.tight_layout()
 plots.show(fig, out, "call_value_by_card",
            "Useful calls (the card cuts the cards still needed, and the contract is not yet "
-           "complete) by the called card's own penalty (R1): call minus pass, points, 95% "
-           "intervals clustered by deal; lower is better for calling. Cells with fewer than "
-           f"{A.THIN_DECISIONS} decisions or {A.THIN_DEALS} deals are not drawn"
-           + (f"; hand{'s' if len(left_out) > 1 else ''} {A.join_words(left_out)} "
-              f"ha{'ve' if len(left_out) > 1 else 's'} no such cell and no panel."
-              if left_out else "."))
+           "complete) by the called card's own penalty (R1): call minus pass, own points, 95% "
+           "intervals clustered by deal; lower is better for calling. Hollow: fewer than "
+           f"{A.THIN_DECISIONS} decisions or {A.THIN_DEALS} deals (read with care); "
+           + ("contracts without a useful call in the sample are left out: "
+              + A.join_words([str(h) for h in CONTRACTS if h not in drawn]) + "."
+              if len(drawn) < len(CONTRACTS) else "every contract drawn."))
+display(Markdown(A.card_penalty_sentence(by_card.sort_values(["hand", "card_bin"]),
+                                         CONTRACTS)))
 
 # %% [markdown]
 # ### Taking the discard, by whether the card helps
@@ -443,8 +506,8 @@ display(Markdown(text))
 # %% [markdown]
 # ## Caveats
 #
-# * The players are scripted (`expert` in every seat), not people: against players who call
-#   more, hold more or read the table, the values change.
+# * The players are scripted (the table named at the chart's foot), not people: against
+#   players who call more, hold more or read the table, the values change.
 # * Four players and the card's rules (R1-R14) only; another table size changes the stock
 #   and every cell.
 # * A cell mixes all the situations behind it (which card, which opponents are down, how many

@@ -372,8 +372,17 @@ def test_the_page_leads_with_the_rule_of_thumb_and_the_chart(page):
     # the rules and the decided share on the page are the CSV's
     c["needed_before"] = c["needed_before"].astype(str)
     c["needed_after"] = c["needed_after"].astype(str)
-    assert A.call_rule(c, 9, "4 runs") in text
+    thumb = A.read_thumb(__import__("importlib").resources.files("kalooki_sim.engine")
+                         / "thumb.csv")
+    assert A.call_rule(c, 9, "4 runs", rules=thumb) in text
     assert A.decided_sentence(c) in text
+    # it opens with what following the chart wins, read from the committed ladder
+    from kalooki_sim.analysis import ladder as L
+
+    win = L.ladder_sentence(L.ladder_committed())
+    assert win in text and text.index(win) < chart
+    # legible (issue 49): the chart at the page's full width, the rules at body size
+    assert "flex:0 0 50%" not in html and "font-size:0.68em" not in html
 
 
 def test_a_rerun_on_other_deals_agrees_and_a_shifted_one_does_not():

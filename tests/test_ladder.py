@@ -72,8 +72,8 @@ def test_the_sentence_is_built_from_the_table_and_changes_with_it():
                       "d_table_hi": [-3.0, 4.0, -25.0]})
     s = L.ladder_sentence(t)
     assert s.startswith("Following this chart pays 6.0 [+3.0, +9.0] points a game less")
-    assert "its rules of thumb alone 1.5 [−1.0, +4.0] points a game more (its 95% interval " \
-        "holds 0" in s
+    assert "its rules of thumb alone 1.5 [−1.0, +4.0] points a game more (10,000 games; the " \
+        "interval holds 0: no difference shown)" in s
     assert "the searcher 40.0 [+25.0, +55.0] points a game less (1,000 games)" in s
     t2 = t.assign(d_table=[2.0, 1.5, -40.0], d_table_lo=[0.5, -1.0, -55.0],
                   d_table_hi=[3.5, 4.0, -25.0])

@@ -254,17 +254,18 @@ def ladder_table(rows: dict, baselines=None) -> pd.DataFrame:
     return t
 
 
-def _less(r) -> str:
-    """``"2.1 [0.4, 3.8] points a game less"`` (or ``"... more"``) from a game row's
-    ``d_table`` (the player minus the expert) and its interval, and whether it is decided."""
+def _less(r, than: str = "") -> str:
+    """``"2.1 [0.4, 3.8] points a game less than the expert"`` (or ``"more"``) from a game
+    row's ``d_table`` (the player minus the expert) and its interval, and, when the interval
+    holds 0, that no difference is shown."""
     x, lo, hi = -r["d_table"], -r["d_table_hi"], -r["d_table_lo"]
     word = "less"
     if x < 0:
         x, lo, hi, word = -x, -hi, -lo, "more"
     sure = lo > 0 or hi < 0
     return (f"{fixed(x, 1)} [{fixed(lo, 1, signed=True)}, {fixed(hi, 1, signed=True)}] points "
-            f"a game {word}" + ("" if sure else " (its 95% interval holds 0: no difference "
-                                                 "shown)"))
+            f"a game {word}{than} ({int(r['deals']):,} games"
+            + ("" if sure else "; the interval holds 0: no difference shown") + ")")
 
 
 def ladder_sentence(table: pd.DataFrame) -> str:
@@ -289,11 +290,10 @@ def ladder_sentence(table: pd.DataFrame) -> str:
     if "chart" not in g.index:
         raise ValueError(not_allowed("table", sorted(g.index), "a ladder with the chart "
                                      "player's game row"))
-    parts = [f"Following this chart pays {_less(g.loc['chart'])} than the expert "
-             f"({int(g.loc['chart', 'deals']):,} games)"]
+    parts = [f"Following this chart pays {_less(g.loc['chart'], ' than the expert')}"]
     for p, who in (("thumb", "its rules of thumb alone"), ("search", "the searcher")):
         if p in g.index:
-            parts.append(f"{who} {_less(g.loc[p])} ({int(g.loc[p, 'deals']):,} games)")
+            parts.append(f"{who} {_less(g.loc[p])}")
     return ("; ".join(parts) + ", in points against the table (your total minus the "
             "table's mean), 95% intervals over games.")
 

@@ -377,7 +377,7 @@ def _signed(v: float) -> str:
 
 
 def _pair_label(before: str, after: str) -> str:
-    short = {"cannot lay it": "—"}
+    short = {"cannot lay it": "—", "6+ (cut)": "6+ (−1)"}
     return f"{short.get(before, before)} → {short.get(after, after)}"
 
 
@@ -420,7 +420,7 @@ def call_chart(chart, contracts: dict, conditions: str = "", title: str | None =
                                    color=VERDICT_COLORS[r.verdict]))
             bold = r.verdict not in ("unsure",)
             ax.text(x + 0.5, y + 0.52, _signed(r.d_relative), ha="center", va="center",
-                    fontsize=6.5, fontweight="bold" if bold else "normal")
+                    fontsize=7, fontweight="bold" if bold else "normal")
         half = len(cols) // 2
         for k, word in enumerate(("take", "call")):
             x0 = k * (half + 0.5)
@@ -428,10 +428,10 @@ def call_chart(chart, contracts: dict, conditions: str = "", title: str | None =
                     fontweight="bold")
             for j, b in enumerate(bands):
                 ax.text(x0 + 2 * j + 1, -0.45, b.replace("-", "–"), ha="center",
-                        va="center", fontsize=5.5, color="#333333")
+                        va="center", fontsize=7, color="#333333")
         ax.set_xticks([])
         ax.set_yticks(np.arange(n) + 0.5, [_pair_label(*p) for p in pairs] or [""],
-                      fontsize=6.5)
+                      fontsize=7)
         ax.tick_params(length=0, pad=1)
         ax.set_title(name, fontsize=9, pad=2)
         if g.empty:
@@ -442,17 +442,18 @@ def call_chart(chart, contracts: dict, conditions: str = "", title: str | None =
               Patch(color=VERDICT_COLORS["either"], label="either: no difference (±2)"),
               Patch(color=VERDICT_COLORS["unsure"], label="unsure"),
               Patch(facecolor="white", edgecolor="#BBBBBB", label="blank: too few deals")]
-    fig.legend(handles=legend, loc="lower center", ncol=5, fontsize=7, frameon=False,
-               bbox_to_anchor=(0.5, 0.052))
+    fig.legend(handles=legend, loc="lower center", ncol=5, fontsize=7.5, frameon=False,
+               bbox_to_anchor=(0.5, 0.075))
     foot = ("Rows: cards the contract still needs before → after the card (— : it cannot be "
-            "laid). In each half, pairs of columns by cards left in the stock; in each pair, "
-            "left: no opponent has opened, right: one has. Numbers: points against the table, "
-            "act minus pass (below 0: acting gains). " + conditions)
-    fig.text(0.5, 0.012, foot, ha="center", va="bottom", fontsize=5.8, wrap=True,
+            "laid; 6+ (−1): still 6 or more, one fewer). In each half, pairs of columns by "
+            "cards left in the stock; in each pair, left: no opponent has opened, right: one "
+            "has. Numbers: points against the table, act minus pass (below 0: acting gains). "
+            + conditions)
+    fig.text(0.5, 0.008, foot, ha="center", va="bottom", fontsize=7, wrap=True,
              color="#333333")
     fig.suptitle(title or "Should I call? Take or draw, call or pass — points against the "
                  "table, by contract", fontsize=11)
-    fig.tight_layout(rect=(0, 0.085, 1, 0.97), h_pad=0.6, w_pad=0.8)
+    fig.tight_layout(rect=(0, 0.11, 1, 0.97), h_pad=0.6, w_pad=0.8)
     return fig
 
 
