@@ -26,6 +26,7 @@ from .game.rules import JAMAICAN_SCHEDULE, Rules
 from .players.needed import cards_needed, outs
 from .players.tuning import tune_calls, tuned_policy
 from .studies.advisor import Advice, advise
+from .studies.answer import policy_answer
 from .studies.decisions import call_decisions, trace_decision
 from .studies.review import review
 from .studies.study import Run, simulate
@@ -53,6 +54,7 @@ __all__ = [
     "penalty",
     "play_games",
     "play_hands",
+    "policy_answer",
     "preset",
     "review",
     "simulate",
