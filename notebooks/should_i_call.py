@@ -195,6 +195,7 @@ display(Markdown(A.rounds_sentence(rounds)))
 wide = rounds[rounds["hand"].notna()].pivot(index="hand", columns="round", values="flipped")
 wide.index = [CONTRACTS[int(h)] for h in wide.index]
 wide = wide.drop(columns=[0], errors="ignore").rename(columns=lambda k: f"round {k}")
+wide.columns.name = None
 show(wide.reset_index().rename(columns={"index": "contract"}),
      caption="Share of each contract's decisions whose verdict flipped, per round", digits=3)
 
@@ -310,20 +311,23 @@ drawn = [h for h in CONTRACTS if (by_card["hand"] == h).any()]
 for k, h in enumerate(drawn):
     g = by_card[by_card["hand"] == h].sort_values("card_bin")
     xs = g["card_bin"].astype(float).to_numpy() + (k - (len(drawn) - 1) / 2) * 0.07
-    for thin, mk in ((False, "o"), (True, "o")):
+    label = CONTRACTS[h]
+    for thin in (False, True):
         sel = (g["thin"].astype(bool) == thin).to_numpy()
         if not sel.any():
             continue
         gg = g[sel]
         ax.errorbar(xs[sel], gg["d_penalty"], yerr=np.vstack(
             [gg["d_penalty"] - gg["d_penalty_lo"], gg["d_penalty_hi"] - gg["d_penalty"]]),
-            fmt=mk, color=cmap(k), mfc="white" if thin else cmap(k), lw=1, capsize=2,
-            alpha=0.55 if thin else 1.0, label=None if thin else CONTRACTS[h])
+            fmt="o", color=cmap(k), mfc="white" if thin else cmap(k), lw=1, capsize=2,
+            alpha=0.55 if thin else 1.0, label=label)
+        label = None  # one legend entry per contract
 ax.axhline(0, color="black", lw=0.8)
 ax.set_xticks(range(len(pen_names)), pen_names)
 ax.set_xlabel("penalty of the called card (R1)")
 ax.set_ylabel("own penalty: call minus pass\n(below 0: calling saves points)")
-ax.legend(fontsize=8, ncol=3, frameon=False)
+if drawn:
+    ax.legend(fontsize=8, ncol=3, frameon=False)
 ax.grid(alpha=0.3)
 fig.tight_layout()
 plots.show(fig, out, "call_value_by_card",
