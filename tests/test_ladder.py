@@ -105,3 +105,20 @@ def test_ladder_games_plays_every_seat_and_resumes(tmp_path, monkeypatch):
 def test_the_expert_plays_one_table(tmp_path):
     ex = L.ladder_games("expert", 2, seed=3, out=tmp_path, progress=False)
     assert set(ex["rotation"]) == {-1} and len(ex) == 2 * 9 * 4
+
+
+def test_the_committed_ladder_has_all_five_players():
+    """Issue 49's floor: every player of the ladder, search at 1,000 deals or more, the others
+    at 10,000, thumb measured against expert and chart; its header says how it was made."""
+    t = L.ladder_committed()
+    games = t[t["scope"] == "game"].set_index(["player", "baseline"])
+    for p in ("greedy", "thumb", "chart", "search"):
+        assert (p, "expert") in games.index
+        assert games.loc[(p, "expert"), "deals"] >= (1000 if p == "search" else 10_000)
+        assert len(t[(t["player"] == p) & (t["baseline"] == "expert")
+                     & (t["scope"] == "hand")]) == 9
+    assert ("thumb", "chart") in games.index
+    assert t.attrs["header"][0].startswith("made by: python -m kalooki_sim.analysis.ladder")
+    hands = t[t["scope"] == "hand"]
+    assert ((hands["d_table_lo"] <= hands["d_table"]) & (hands["d_table"] <= hands["d_table_hi"])
+            ).all()
