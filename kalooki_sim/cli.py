@@ -28,6 +28,7 @@ from .report.terminal import (
     review_table,
     tournament_table,
 )
+from .studies._cluster import StudyInterrupted
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -830,6 +831,10 @@ def _new_file(args, flag: str, path) -> None:
                                      "it", "it exists"))
 
 
+#: the commands whose studies keep finished chunks on disk (``--resume`` continues them)
+_CHUNKED = ("simulate", "call-chart")
+
+
 def _main(args, prog) -> int:
     try:
         if getattr(args, "csv", None) not in (None, "-"):
@@ -849,13 +854,16 @@ def _main(args, prog) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"{prog}: error: {msg}", file=sys.stderr)
         return EXIT_USAGE
+    except StudyInterrupted as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except KeyboardInterrupt:
         print(f"\n{prog}: interrupted; finished chunks are kept (continue with --resume)"
-              if args.command == "simulate" else f"\n{prog}: interrupted", file=sys.stderr)
+              if args.command in _CHUNKED else f"\n{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except _Terminated:
         print(f"{prog}: stopped by SIGTERM; run again with --resume to continue"
-              if args.command == "simulate" else f"{prog}: stopped by SIGTERM", file=sys.stderr)
+              if args.command in _CHUNKED else f"{prog}: stopped by SIGTERM", file=sys.stderr)
         return EXIT_TERMINATED
     except BrokenPipeError:
         # the reader went away (``kalooki rules | head``): stop quietly, as Unix tools do

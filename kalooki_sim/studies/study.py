@@ -53,6 +53,7 @@ from ..game import _checks
 from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
 from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
+from ._cluster import DaskExecutor, StudyInterrupted, check_cluster  # noqa: F401
 
 #: the layout version of a run directory (``manifest["format"]``)
 FORMAT = 1
@@ -488,24 +489,9 @@ class _Local:
         pass
 
 
-class _Dask:
-    """Chunks as futures on a dask.distributed cluster (a LocalCluster or a scheduler)."""
-
-    def __init__(self, cluster: str, threads):
-        from distributed import Client, LocalCluster
-
-        self.cluster = None
-        if cluster.startswith("local"):
-            n = _local_workers(cluster)
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-            self.client = Client(self.cluster)
-            self.threads = 1 if threads is None else threads
-        else:
-            self.client = Client(cluster, timeout="20s")
-            self.threads = threads
-        workers = self.client.scheduler_info(n_workers=-1)["workers"]
-        self.slots = max(1, 2 * sum(w.get("nthreads", 1) for w in workers.values()))
+class _Dask(DaskExecutor):
+    """Chunks as futures on a dask.distributed cluster (a LocalCluster or a scheduler); a lost
+    cluster ends the run with :class:`StudyInterrupted` (:mod:`._cluster`)."""
 
     def warm(self, spec):
         self.client.run(_warm, spec, self.threads)
@@ -513,39 +499,6 @@ class _Dask:
     def submit(self, spec, index, first, n):
         return self.client.submit(play_chunk, spec, first, n, self.threads, pure=False,
                                   key=f"kalooki-chunk-{spec.key()}-{index}")
-
-    @staticmethod
-    def result(fut):
-        return fut.result()
-
-    def close(self):
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-
-
-def _local_workers(cluster: str) -> int:
-    if cluster == "local":
-        return max(1, os.cpu_count() or 1)
-    return check_int("cluster workers", int(cluster.split(":", 1)[1]), 1)
-
-
-def check_cluster(cluster):
-    """``cluster`` if it is ``None``, ``"local"``, ``"local:N"`` or ``"tcp://HOST:PORT"``."""
-    allowed = "None, 'local', 'local:N' (N workers) or 'tcp://HOST:PORT' (a dask scheduler)"
-    if cluster is None:
-        return None
-    if not isinstance(cluster, str):
-        raise TypeError(not_allowed("cluster", cluster, allowed))
-    if cluster == "local":
-        return cluster
-    if cluster.startswith("local:"):
-        n = cluster.split(":", 1)[1]
-        if n.isdigit() and int(n) >= 1:
-            return cluster
-    elif cluster.startswith(("tcp://", "tls://")) and ":" in cluster.split("://", 1)[1]:
-        return cluster
-    raise ValueError(not_allowed("cluster", cluster, allowed))
 
 
 # -- the public entry point ---------------------------------------------------------------------
