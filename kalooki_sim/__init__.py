@@ -29,6 +29,7 @@ from .studies.advisor import Advice, advise
 from .studies.answer import policy_answer
 from .studies.decisions import call_decisions, trace_decision
 from .studies.review import review
+from .studies.situation import Situation, situation
 from .studies.study import Run, simulate
 from .studies.tournament import tournament
 
@@ -41,6 +42,7 @@ __all__ = [
     "Policy",
     "Rules",
     "Run",
+    "Situation",
     "Trace",
     "can_lay_off",
     "cards_needed",
@@ -58,6 +60,7 @@ __all__ = [
     "preset",
     "review",
     "simulate",
+    "situation",
     "solve_opening",
     "to_codes",
     "tournament",

@@ -56,9 +56,9 @@ def test_advice_stops_at_the_margin_or_the_time_limit():
 
 def test_situation_with_table_opened_and_seen_cards():
     a = ks.advise("4♣ 5♣ 6♣ 9♦ 9♠ 2♥ 3♥ K♦ K♣ 8♠", "9♥", 2, discarder=3, opened=[1],
-                  table=["Q♠ Q♥ Q♦", "5♥ 6♥ 7♥ 8♥"], seen="A♦ 3♠", stock_left=30,
-                  rollouts=100, policies="greedy", seed=2)
-    assert a.situation["opened"] == [1] and len(a.situation["table"]) == 2
+                  table=["Q♠ Q♥ Q♦", "J♣ J♦ J♠", "5♥ 6♥ 7♥ 8♥"], seen="A♦ 3♠",
+                  stock_left=30, rollouts=100, policies="greedy", seed=2)
+    assert a.situation["opened"] == [1] and len(a.situation["table"]) == 3
     assert a.situation["stock_left"] == 30 and a.rollouts == 100
 
 
@@ -70,7 +70,7 @@ def test_sampled_tables_are_full_legal_tables():
     rules = ks.Rules()
     t, hand_no, flat, opp, extra, mask, info = _situation(
         "4♣ 5♣ 6♣ 9♦ 9♠ 2♥ 3♥ K♦ K♣ 8♠", "9♥", 2, 4, 3, 30, 0, [1],
-        ["Q♠ Q♥ Q♦", "5♥ 6♥ 7♥ 8♥"], "A♦ 3♠", rules)
+        ["Q♠ Q♥ Q♦", "J♣ J♦ J♠", "5♥ 6♥ 7♥ 8♥"], "A♦ 3♠", rules)
     samp = E.new_table(4, rules.pack_size)
     for i in range(20):
         st = np.array([B.R.stream_key(9, i, 0, 0, 7), 0], np.uint64)
@@ -82,7 +82,7 @@ def test_sampled_tables_are_full_legal_tables():
         want[52] = 4
         assert (total == want).all()
         assert (hand[0] == t[0][0]).all() and gs[E.GS_STOCK_N] == 30
-        assert hand[1:4].sum(1).tolist() == [10, 10, 3]  # seat 3 (1 to the right) laid 7
+        assert hand[1:4].sum(1).tolist() == [10, 10, 1]  # seat 3 (1 to the right) laid 10
         assert samp[4][gs[E.GS_DISC_N] - 1] == ks.to_codes("9♥")[0]  # the live card on top
 
 
@@ -284,8 +284,9 @@ def test_V1_R3_a_group_of_three_copies_is_read_with_the_rules_pack():
     rules = ks.Rules(players=7, pack="by-table")
     assert rules.decks >= 3
     a = ks.advise("4♠ 5♠ 6♠ 9♦ 9♣ K♣ 2♥ 3♥ 8♣ 7♦", "9♠", 2, opened=(1,),
-                  table=[(1, "10♥ 10♥ 10♥")], rules=rules, rollouts=4, policies="greedy")
-    assert a.rollouts == 4 and a.situation["table"] == [["10♥", "10♥", "10♥"]]
+                  table=[(1, "10♥ 10♥ 10♥"), (1, "J♣ J♦ J♠"), (1, "2♦ 3♦ 4♦ 5♦")],
+                  rules=rules, rollouts=4, policies="greedy")
+    assert a.rollouts == 4 and a.situation["table"][0] == ["10♥", "10♥", "10♥"]
     # the default pack still refuses the same history (R1: two copies of each card)
     with pytest.raises(ValueError, match="10♥"):
         ks.advise("4♠ 5♠ 6♠ 9♦ 9♣ K♣ 2♥ 3♥ 8♣ 7♦", "9♠", 2, opened=(1,),

@@ -68,7 +68,7 @@ def test_cell_is_the_seen_one_not_a_neighbour():
     assert policy_answer(_player(chart), FULL_HOUSE, "9♣", 1, discarder=2,
                          stock_left=30) == "call"
     assert policy_answer(_player(chart), FULL_HOUSE, "9♣", 1, discarder=2,
-                         opened=[1], table="A♠ A♥ A♦") == "call"
+                         opened=[1], table="A♠ A♥ A♦; 5♣ 5♦ 5♠; 9♥ 9♦ 9♠") == "call"
 
 
 def test_need_level_kernel_matches_the_chart_levels():

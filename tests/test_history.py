@@ -245,9 +245,10 @@ def test_R6_R9_a_seat_that_threw_a_7_and_passed_on_one_holds_fewer_7s():
               discarder=1, stock_left=40, rollouts=800, seed=4)
     uniform = ks.advise(**kw, past_turns=False)
     read = ks.advise(**kw, past_turns=False, history=hist)
-    expect = _uniform_count(read, 1, "7")
-    assert uniform.sampled_ranks.loc[1, "7"] == pytest.approx(expect, rel=0.15)
-    assert read.sampled_ranks.loc[1, "7"] < 0.8 * expect
+    assert read.situation["seen"] == ["7♦"]  # the discard nobody took lies in the pile (R9)
+    assert uniform.sampled_ranks.loc[1, "7"] == pytest.approx(_uniform_count(uniform, 1, "7"),
+                                                              rel=0.15)
+    assert read.sampled_ranks.loc[1, "7"] < 0.8 * _uniform_count(read, 1, "7")
     assert read.history_events == 4 and read.ess < read.rollouts
     # with the past turns replayed too (the default), against the same without the history
     before = ks.advise(**kw)
@@ -286,10 +287,9 @@ def test_weights_that_collapse_are_tempered_with_a_warning():
               discarder=1, stock_left=40, policies="expert", seed=4)
     long = hist + [(0, "pass", "7♣"), (0, "draw"), (0, "discard", "8♠"), (3, "pass", "8♠")]
     long = long + [(3, "draw"), (3, "discard", "9♣"), (2, "pass", "9♣"), (2, "draw"),
-                   (2, "discard", "Q♣"), (1, "pass", "Q♣"), (1, "draw"), (1, "discard", "7♣")]
-    kw["history"] = long
+                   (2, "discard", "Q♣"), (1, "pass", "Q♣"), (1, "draw"), (1, "discard", "7♠")]
     with pytest.warns(RuntimeWarning, match="weights collapsed"):
-        a = ks.advise(**kw, rollouts=60)
+        a = ks.advise(**dict(kw, card="7♠", history=long), rollouts=60)
     floor = max(min(30, 60 / 4), 60 / 10)
     assert a.history_strength < 1 and a.fallback and a.ess == pytest.approx(floor, rel=0.01)
     assert "strength" in str(a)

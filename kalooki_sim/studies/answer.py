@@ -12,7 +12,7 @@ from ..engine._kernels import history as _H
 from ..engine.play import _setup, defer_players, rules_vector
 from ..engine.policies import Policy, no_search
 from ..game._checks import not_allowed
-from .advisor import _situation
+from .situation import _situation
 
 
 def policy_answer(policy, hand, card, contract, *, players=4, discarder=2, stock_left=None,
