@@ -22,9 +22,15 @@ ACTIONS = {
     "take": "the next player took the discard as its draw (R9.1)",
     "call": "the seat called the discard out of turn, with a penalty card (R9.2)",
     "draw": "the seat drew from the stock (the card is not seen, so it is left out)",
+    "upcard": "the card turned up after the deal, offered as the dealer's discard (C1); only "
+              "a history's first event",
 }
+
+#: the upcard's kind in a checked history; not a kind the kernels weigh (the dealer did not
+#: choose it), so :func:`engine_events` leaves it out
+H_UPCARD = 6
 _FORM = ('a list of (seat, action, card) with seat 0-{hi} (to your right; 0: you), action one '
-         'of discard, pass, take, call, draw, card one card (none for a draw); or text '
+         'of discard, pass, take, call, draw, upcard, card one card (none for a draw); or text '
          '"3:discard:7♦, 1:pass:7♦, 2:draw"')
 
 
@@ -107,6 +113,13 @@ def check_history(history, players, card, discarder, rules):
             code = _one_card(c, rules)
         except (TypeError, ValueError) as err:
             raise ValueError(f"{name}: {err}") from None
+        if act == "upcard":
+            if i:
+                raise ValueError(f"{name}: the upcard is turned once, after the deal (C1): "
+                                 "only history[0] may be the upcard")
+            live = (seat, code)
+            rows.append((seat, H_UPCARD, code))
+            continue
         if act == "discard":
             if code == JOKER:
                 raise ValueError(f"{name}: a joker is never discarded (R6)")
@@ -143,8 +156,9 @@ def check_history(history, players, card, discarder, rules):
 
 
 def engine_events(events, players):
-    """The events with engine seats (seat ``k`` to the player's right is engine seat
-    ``-k mod players``; the player is seat 0)."""
-    out = events.copy()
+    """The events the kernels weigh, with engine seats (seat ``k`` to the player's right is
+    engine seat ``-k mod players``; the player is seat 0): the upcard left out (the dealer did
+    not choose it, C1); the answers to it stay."""
+    out = events[events[:, 1] != H_UPCARD].copy()
     out[:, 0] = (-out[:, 0]) % players
     return out

@@ -7,7 +7,8 @@ and does not show taken or called was not taken or called (R9), so it lies in th
 the offer. The turns it leaves out are counted by table order (R2: the turn passes to the
 right-hand neighbour's left, seat ``k`` to seat ``k - 1``; R9: a call does not move the turn),
 and every turn not shown as a take drew from the stock, except the first turn the history
-shows, which may have taken the upcard (C1) or a discard it leaves out.
+shows, which may have taken the upcard (C1) or a discard it leaves out. The upcard may open a
+history as the dealer's discard (C1): a turn of the dealer's with no draw.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..engine._kernels import history as _H
+from ._history import H_UPCARD
 
 
 @dataclass
@@ -55,6 +57,8 @@ def read_story(events, players, discarder, card) -> Story:
     live = None  # (discarder, code) of the live discard, as check_history reads it
     for i, e in enumerate(events):
         s, kind, c = (int(x) for x in e)
+        if kind == H_UPCARD:  # the dealer's discard before the first turn (C1): no draw
+            kind = _H.H_DISCARD
         if kind in (_H.H_DRAW, _H.H_TAKE) or (kind == _H.H_DISCARD
                                               and not (cur == s and drawn)):
             # a turn of seat s begins: count the turns left out since the last one

@@ -124,7 +124,7 @@ class _Reader:
         self.cur = -1
         self.discarder = rec["dealer"]
         self.events: list[tuple] = []  # the public history (seat, action, card), R6, R9
-        self.live = False  # a discard is on offer (the upcard's offers are not in the history)
+        self.live = False  # a discard (or the upcard, C1) is on offer
 
     def _gets(self, seat, card, public):
         self.sizes[seat] += 1
@@ -147,8 +147,9 @@ class _Reader:
         if e == "discard":
             self.events.append((s, "discard", r["card"]))
             self.live = True
-        elif e == "upcard":
-            self.live = False
+        elif e == "upcard":  # the dealer's discard, offered as one (C1)
+            self.events.append((s, "upcard", r["card"]))
+            self.live = True
         elif e in ("take", "call") and self.live and not r.get("turned"):
             self.events.append((s, e, r["card"]))
             self.live = False

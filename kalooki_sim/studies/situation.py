@@ -21,7 +21,7 @@ from ..game._checks import check_bool, check_int, is_int, not_allowed
 from ..game._kernels import layoff as _L
 from ..game.cards import JOKER, N_CODES, card_text, to_codes_named
 from ..game.melds import _one_card, meld_record, resolve_contract
-from ._history import check_history, engine_events
+from ._history import H_UPCARD, check_history, engine_events
 from ._story import pile_in_seen, read_story
 
 
@@ -475,7 +475,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
 
 
 _HIST_NAMES = {_H.H_DISCARD: "discard", _H.H_PASS_TAKE: "pass", _H.H_PASS_CALL: "pass",
-               _H.H_TAKE: "take", _H.H_CALL: "call", _H.H_DRAW: "draw"}
+               _H.H_TAKE: "take", _H.H_CALL: "call", _H.H_DRAW: "draw", H_UPCARD: "upcard"}
 
 
 def _with_passes(events, discarder, card):
@@ -484,7 +484,7 @@ def _with_passes(events, discarder, card):
     history already has that seat answer the offer after its discard."""
     said = set()
     for i in range(len(events) - 1, -1, -1):
-        if events[i, 1] == _H.H_DISCARD:
+        if events[i, 1] in (_H.H_DISCARD, H_UPCARD):
             if (int(events[i, 0]), int(events[i, 2])) == (discarder, card):
                 said = {int(e[0]) for e in events[i + 1:]}
             break
