@@ -814,10 +814,48 @@ def main(argv=None) -> int:
     """Run the ``kalooki`` command; returns the exit status (0, 2 for bad input, 130 on ^C,
     143 on SIGTERM)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_glued(sys.argv[1:] if argv is None else list(argv)))
     prog = f"kalooki {args.command}"
     with _sigterm_raises():
         return _main(args, prog)
+
+
+#: flags whose value may start with "-" (a history's seat, checked by the API with its message)
+_DASHED = ("--history",)
+
+
+def _glued(argv):
+    """``--history -1:discard:6♦`` as ``--history=-1:discard:6♦``: argparse would read the value
+    as an unknown option, and the seat's own message would never be shown."""
+    out, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a in _DASHED and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and argv[i + 1] not in ("-h", "--help"):
+            out.append(f"{a}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def _one_line_warnings(prog: str):
+    """A context in which a warning prints as one line, ``prog: warning: ...``, without the
+    file and the line of Python source that Python's default format adds."""
+    import contextlib
+    import warnings
+
+    @contextlib.contextmanager
+    def formatted():
+        old = warnings.formatwarning
+        warnings.formatwarning = lambda message, *a, **k: f"{prog}: warning: {message}\n"
+        try:
+            yield
+        finally:
+            warnings.formatwarning = old
+
+    return formatted()
 
 
 def _new_file(args, flag: str, path) -> None:
@@ -845,7 +883,7 @@ def _main(args, prog) -> int:
                                  "ending in .png")
             _new_file(args, "--plot", args.plot)
         with _compile_note(args.quiet or args.command == "rules"), \
-                _stderr_notes(prog, args.quiet):
+                _stderr_notes(prog, args.quiet), _one_line_warnings(prog):
             return args.func(args)
     except UsageError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)

@@ -197,3 +197,28 @@ def test_the_committed_site_is_built_and_linked():
     assert want <= names, want - names
     for page in pages:
         assert _links_home(page, reports), page.relative_to(reports)
+
+
+def test_the_published_site_is_the_one_its_sources_make(tmp_path):
+    """``make site`` on a fresh clone changes nothing under reports/: the guide, glossary,
+    rules and API pages committed there are the ones the sources (markdown, docstrings, RULES)
+    make now. A docstring changed without the site rebuilt fails here, naming the pages."""
+    import filecmp
+    import shutil
+    import subprocess
+    import sys
+
+    from kalooki_sim.report import site
+
+    published = site.ROOT / "reports"
+    out = tmp_path / "reports"
+    shutil.copytree(published, out)
+    r = subprocess.run([sys.executable, "-m", "kalooki_sim.report.site", "--out", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    stale = []
+    for f in sorted(out.rglob("*")):
+        old = published / f.relative_to(out)
+        if f.is_file() and not (old.is_file() and filecmp.cmp(f, old, shallow=False)):
+            stale.append(str(f.relative_to(out)))
+    assert not stale, f"reports/ is stale: run `make site` and commit these pages: {stale}"

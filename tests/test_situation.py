@@ -527,3 +527,38 @@ def test_hidden_pool_twin_agrees_with_the_situation_on_a_hand_built_case():
     for c in ks.to_codes(HAND1 + " 6♦ A♠ 2♦"):
         pack[c] -= 1
     assert sum(_pool(s).values()) == pack.sum() == s.hidden
+
+
+def test_the_command_line_gives_a_negative_seat_its_message_and_warnings_one_line():
+    base = [sys.executable, "-m", "kalooki_sim", "advise", "--cards", HAND1, "--card", "6♦",
+            "--contract", "1", "--policies", "greedy"]
+    r = subprocess.run(base + ["--history", "-1:discard:6♦", "--rollouts", "10"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "kalooki advise: error: history[0] seat=-1 is not allowed; give a seat to your right "
+        "0-3 (0: you)"]
+    # a history at 40 rollouts collapses the weights: the warning is one line, no source
+    r = subprocess.run(base[:5] + ["K♠ K♥ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", "--card", "K♦", "--contract",
+                                   "1", "--policies", "greedy", "--discarder", "2",
+                                   "--history", "3:discard:9♣, 0:pass:9♣, 1:discard:7♣, "
+                                   "2:pass:7♣, 2:discard:K♦", "--rollouts", "40", "--seed", "4"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert lines and all(x.startswith("kalooki advise: ") for x in lines), r.stderr
+    assert any("warning: advise: the history's weights collapsed" in x for x in lines)
+    assert ".py:" not in r.stderr and "warnings.warn" not in r.stderr
+
+
+def test_the_READMEs_confidence_words_are_the_codes():
+    from pathlib import Path
+
+    from kalooki_sim.studies._weighted import confidence
+
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"how sure \(([a-z ]+(?: / [a-z ]+)+)\)", text).group(1).split(" / ")
+    z = np.random.default_rng(0).normal(size=400)
+    z = (z - z.mean()) / z.std(ddof=1)  # mean 0, sd 1: the standard error is 0.05
+    words = [confidence(mu + z, None)[0] for mu in (-0.2, -0.07, 0.0)]
+    assert said == words == ["clearly", "probably", "unsure"]

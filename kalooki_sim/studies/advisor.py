@@ -355,6 +355,17 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     ('take', 'clearly', 'relative', 200)
     >>> a.needed["needed_before"], a.needed["needed_after"]
     (1, 0)
+
+    With what the table did: seat 3 discarded 9♣, you passed on it, seat 2 drew and discarded
+    the 6♦ now offered (seat 1, next, passed on it). The 9♣ lies in the pile (it leaves the
+    hidden cards), seat 2's draw comes off the stock, and the four opponents' events weigh
+    the sampled hands:
+
+    >>> h = [(3, "discard", "9♣"), (0, "pass", "9♣"), (2, "draw"), (2, "discard", "6♦")]
+    >>> b = ks.advise("K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", "6♦", 1, discarder=2, history=h,
+    ...               rollouts=200, policies="greedy", seed=1)
+    >>> b.situation["seen"], b.situation["stock_left"], b.history_events
+    (['9♣'], 70, 4)
     """
     rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
                                              rules, threads)
