@@ -1,9 +1,11 @@
-"""Old module paths kept as aliases (issue 16): a module at an old path forwards every name
-to the module's new home, so code written against the README keeps working."""
+"""Old module paths kept as aliases: a module at an old path forwards every name to the
+module's new home, so code written against an earlier README keeps working, and importing it
+warns (``DeprecationWarning``) with the path to use instead."""
 
 from __future__ import annotations
 
 import importlib
+import warnings
 
 
 def forward(new: str):
@@ -22,3 +24,9 @@ def forward(new: str):
         return dir(importlib.import_module(new))
 
     return __getattr__, __dir__
+
+
+def deprecated(old: str, new: str) -> None:
+    """Warn that module ``old`` is an old path of ``new`` (called where ``old`` is imported)."""
+    warnings.warn(f"{old} is an old path; import from {new} instead (the names are the same)",
+                  DeprecationWarning, stacklevel=3)

@@ -1,6 +1,7 @@
-"""Old path of :mod:`kalooki_sim.report.plots`, kept because the README names it: every name is
-looked up there."""
+"""Old path of :mod:`kalooki_sim.report.plots`: every name is looked up there, and importing
+it warns."""
 
-from ._alias import forward
+from ._alias import deprecated, forward
 
+deprecated("kalooki_sim.plots", "kalooki_sim.report.plots")
 __getattr__, __dir__ = forward("kalooki_sim.report.plots")

@@ -1,6 +1,7 @@
-"""Old path of :mod:`kalooki_sim.game.referee`, kept because earlier issues name it: every name is
-looked up there."""
+"""Old path of :mod:`kalooki_sim.game.referee`: every name is looked up there, and importing
+it warns."""
 
-from ._alias import forward
+from ._alias import deprecated, forward
 
+deprecated("kalooki_sim.referee", "kalooki_sim.game.referee")
 __getattr__, __dir__ = forward("kalooki_sim.game.referee")

@@ -1,6 +1,7 @@
-"""Old path of :mod:`kalooki_sim.studies.study`, kept because the README and issue 11 name
-it: every name is looked up there."""
+"""Old path of :mod:`kalooki_sim.studies.study`: every name is looked up there, and importing
+it warns."""
 
-from ._alias import forward
+from ._alias import deprecated, forward
 
+deprecated("kalooki_sim.study", "kalooki_sim.studies.study")
 __getattr__, __dir__ = forward("kalooki_sim.studies.study")

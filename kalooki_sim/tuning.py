@@ -1,8 +1,10 @@
-"""Old path of :mod:`kalooki_sim.players.tuning`, kept because the README names it (every name
-is looked up there) and ``python -m kalooki_sim.tuning`` makes the committed table."""
+"""Old path of :mod:`kalooki_sim.players.tuning`: every name is looked up there, and importing
+it warns; ``python -m kalooki_sim.tuning`` still makes the committed table."""
 
-from ._alias import forward
+from ._alias import deprecated, forward
 
+if __name__ != "__main__":  # python -m kalooki_sim.tuning still makes the table
+    deprecated("kalooki_sim.tuning", "kalooki_sim.players.tuning")
 __getattr__, __dir__ = forward("kalooki_sim.players.tuning")
 
 if __name__ == "__main__":

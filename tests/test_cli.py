@@ -269,7 +269,7 @@ def test_report_tiny(capsys, tmp_path):
     assert code == 0 and (tmp_path / "index.html").exists()
 
 
-@pytest.mark.parametrize("name", ["cli", "study"])
+@pytest.mark.parametrize("name", ["cli", "studies.study"])
 def test_every_public_callable_has_a_docstring(name):
     import importlib
     import inspect

@@ -46,7 +46,7 @@ def _turn_records(records, turn):
 
 def test_R9_decision_rows_have_the_documented_columns(greedy_h2):
     d = greedy_h2
-    from kalooki_sim.decisions import COLUMNS
+    from kalooki_sim.studies.decisions import COLUMNS
     assert tuple(d.columns) == COLUMNS
     assert set(d["decision"]) == {"take", "call"}
     for x in ("penalty", "out", "doubled"):
@@ -181,7 +181,7 @@ def test_C3_seat_pairing_plays_the_same_game_and_pairs_tighter():
     """Dealing the rest of the stock by seat changes which card a draw gets but not the law of
     play (the stock is a random order of unseen cards): the branch along the policy's own
     answer scores like the real hand. And it pairs the two branches more tightly."""
-    from kalooki_sim.decisions import variance_ratio
+    from kalooki_sim.analysis import variance_ratio
 
     seat = ks.call_decisions(120, hand=2, policies="greedy", seed=21)
     stock = ks.call_decisions(120, hand=2, policies="greedy", seed=21, pairing="stock")
