@@ -28,6 +28,7 @@ from .players.tuning import tune_calls, tuned_policy
 from .studies.advisor import Advice, advise
 from .studies.answer import policy_answer
 from .studies.decisions import call_decisions, trace_decision
+from .studies.record import read_record, review_record, write_record
 from .studies.review import review
 from .studies.situation import Situation, situation
 from .studies.study import Run, simulate
@@ -58,7 +59,9 @@ __all__ = [
     "play_hands",
     "policy_answer",
     "preset",
+    "read_record",
     "review",
+    "review_record",
     "simulate",
     "situation",
     "solve_opening",
@@ -68,4 +71,5 @@ __all__ = [
     "trace_decision",
     "tune_calls",
     "tuned_policy",
+    "write_record",
 ]

@@ -14,6 +14,7 @@ import os
 import sys
 
 from ._cli_notes import _glued, _one_line_warnings, _stderr_notes
+from ._cli_record import add_replay_record, add_review_record, read_record_file, replay_record
 from ._cli_rules import (
     UsageError,
     _rules_field_docs,
@@ -110,9 +111,9 @@ def _plot(args, chart, data) -> None:
         print(f"wrote {args.plot}", file=sys.stderr)
 
 
-def _add_deal(p, whole: str) -> None:
+def _add_deal(p, whole: str, required: bool = True) -> None:
     """--seed, --game, --hand: which traced hand (or game) a command replays."""
-    p.add_argument("--seed", type=int, required=True,
+    p.add_argument("--seed", type=int, required=required,
                    help="the seed of the run to replay (C3)")
     p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
     p.add_argument("--hand", type=int, default=None, metavar="H",
@@ -203,6 +204,8 @@ def cmd_replay(args) -> int:
 
     t = trace(args.seed, game=args.game, hand=_hand(args), policies=_policies(args.policies),
               rules=rules_from(args), whole_game=args.hand is None)
+    if args.record is not None:
+        return replay_record(args, t)
     if args.csv is not None:
         import pandas as pd
 
@@ -398,8 +401,18 @@ def cmd_review(args) -> int:
             raise UsageError(f"--out {args.out!r} is not allowed; give a file name ending in "
                              ".html")
         _new_file(args, "--out", args.out)
-    t = trace(args.seed, game=args.game, hand=_hand(args), policies=_policies(args.policies),
-              rules=rules_from(args), whole_game=args.hand is None)
+    if args.record is not None:
+        from .studies.record import check_record
+
+        text = read_record_file(args)
+        t = check_record(text)
+        args.seat, args.seed = t.record_seat, "record"
+    elif args.seed is None or args.seat is None:
+        raise UsageError("give --seed and --seat (a simulated hand) or --record FILE")
+    else:
+        t = trace(args.seed, game=args.game, hand=_hand(args),
+                  policies=_policies(args.policies), rules=rules_from(args),
+                  whole_game=args.hand is None)
     table = review(t, args.seat, rollouts=args.rollouts, objective=args.objective,
                    policies=_policies(args.rollout_policies), seed=args.rollout_seed,
                    threads=args.threads, progress=_progress(args))
@@ -415,9 +428,10 @@ def cmd_review(args) -> int:
     if args.out is not None:
         from .report.review_page import review_html
 
-        where = f"game {args.game}" + ("" if args.hand is None else f", hand {args.hand}")
-        page = review_html(t, args.seat, table,
-                           title=f"Review of seat {args.seat}: seed {args.seed}, {where}")
+        where = (f"seed {args.seed}, game {args.game}" if args.record is None else
+                 f"the record {args.record}")
+        where += "" if args.hand is None or args.record else f", hand {args.hand}"
+        page = review_html(t, args.seat, table, title=f"Review of seat {args.seat}: {where}")
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(page)
         if not args.quiet:
@@ -562,6 +576,7 @@ def build_parser() -> argparse.ArgumentParser:
              "play_games played it with that seed, and print the move log.")
     _add_deal(p, "the whole game, with its totals and winner")
     p.add_argument("--policies", default="greedy", metavar="P[,P...]", help=_POLICIES_HELP)
+    add_replay_record(p)
     _add_output(p)
     add_rules_flags(p)
 
@@ -699,9 +714,10 @@ def build_parser() -> argparse.ArgumentParser:
              "kalooki_sim.review: replay a hand (or a game) as 'kalooki replay' does and judge "
              "every take and call decision of --seat with the advisor, from what the seat knew "
              "then; --out writes the hand's timeline as an HTML page.")
-    _add_deal(p, "the whole game")
-    p.add_argument("--seat", type=int, required=True, metavar="K",
+    _add_deal(p, "the whole game", required=False)
+    p.add_argument("--seat", type=int, default=None, metavar="K",
                    help="the seat to review, 0 to players - 1")
+    add_review_record(p)
     p.add_argument("--policies", default="greedy", metavar="P[,P...]",
                    help=_POLICIES_HELP + "; how the traced hand was played")
     p.add_argument("--rollouts", type=int, default=200, metavar="N",

@@ -42,6 +42,7 @@ GUIDE = {
     "tour": "A short tour of the library",
     "players": "Players worth studying: greedy, expert, tournaments, tuned calls",
     "advisor": "Should I call? Call value per decision, the advisor, reviews, search",
+    "record": "A game record: write down a hand you played, and have it reviewed",
     "studies": "Studies at scale, the analysis and the report",
     "choices": "Rule choices: where the rules left the choice to us",
     "checking": "How it is checked, and how the package is laid out",
