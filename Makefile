@@ -6,7 +6,8 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
 KERNELS := $(wildcard kalooki_sim/*/_kernels/*.py)
 
-.PHONY: test test-slow coverage lint bench bench-suite report site lab clean venv compile study
+.PHONY: test test-slow coverage lint bench bench-suite report site lab clean venv compile study \
+	serve browser
 
 # TICK runs a command with a line every 10 s until it ends (a quiet pip install is otherwise a
 # minute of silence on a new machine)
@@ -88,6 +89,22 @@ LAB_ARGS ?=
 lab: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[notebooks]'
 	$(VENV)/bin/jupyter lab notebooks $(LAB_ARGS)
+
+# The advisor, the review and the call chart in a browser (issue 52): http://127.0.0.1:8052/
+# SERVE_ARGS passes options, e.g. `make serve SERVE_ARGS="--port 9000 --open"`.
+SERVE_ARGS ?=
+serve: $(COMPILED)
+	$(VENV)/bin/kalooki serve $(SERVE_ARGS)
+
+# Chromium and its chromedriver for the browser tests (tests/test_serve.py skips without them):
+# from the system's packages where it allows (Debian/Ubuntu apt-get, as root or with sudo)
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then \
+		echo "chromium and chromedriver are installed"; \
+	elif command -v apt-get >/dev/null; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium chromium-driver; \
+	else echo "install Chromium and chromedriver with this system's packages"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info

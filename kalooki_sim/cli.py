@@ -22,6 +22,7 @@ from ._cli_rules import (
     rule_ids,
     rules_from,
 )
+from ._cli_serve import add_serve, cmd_serve
 from .report.terminal import (
     advice_table,
     est_ci,
@@ -477,7 +478,8 @@ _EXAMPLES = {
     "replay": """examples:
   kalooki replay --seed 1 --game 0 --hand 7        # hand 7 as play_hands(..., seed=1) played it
   kalooki replay --seed 1 --game 3                 # the whole game 3
-  kalooki replay --seed 1 --hand 9 --players 5 --policies expert --csv moves.csv""",
+  kalooki replay --seed 1 --hand 9 --players 5 --policies expert --csv moves.csv
+  kalooki replay --seed 2 --hand 2 --policies expert --record hand.rec --record-seat 3""",
     "rules": """examples:
   kalooki rules                                     # the Jamaican card
   kalooki rules --players 6 --pack by-table --free-extension""",
@@ -506,7 +508,11 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
       --hand-sizes 1:15 --objective penalty
   kalooki advise --cards "..." --card 7♥ --contract 6 --discarder 2 \\
       --history "3:discard:7♦, 2:pass:7♦, 2:draw, 2:discard:7♥"   # or --history @events.txt""",
+    "serve": """examples:
+  kalooki serve                      # then open http://127.0.0.1:8052/
+  kalooki serve --port 9000 --open   # another port, and open the browser""",
     "review": """examples:
+  kalooki review --record hand.rec --rollouts 500 --out review.html   # a hand you played
   kalooki review --seed 1 --game 0 --hand 9 --seat 0                  # the table of decisions
   kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
   kalooki review --seed 1 --hand 6 --seat 2 --policies expert,greedy,greedy,greedy --csv
@@ -735,6 +741,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "page (default: none)")
     _add_output(p)
     add_rules_flags(p)
+
+    p = _sub(subs, "serve", cmd_serve, "the advisor, the review and the chart in a browser",
+             "A local web app (http://127.0.0.1:8052/): the Advise, Review and Chart pages "
+             "over the Python API (the same as 'make serve'); Ctrl-C stops it.")
+    add_serve(p)
 
     p = _sub(subs, "report", cmd_report, "execute the notebooks and write reports/",
              "The same as 'make report' (kalooki_sim.report).")

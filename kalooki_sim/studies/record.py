@@ -301,7 +301,7 @@ def record_trace(record) -> Trace:
     return t
 
 
-def _decision_lines(trace, seat) -> list[int]:
+def decision_lines(trace, seat) -> list[int]:
     """The record line of each take and call decision of ``seat``, in play order (R9)."""
     return [r.get("line", 0) for r in trace.records if r["seat"] == seat and (
         r["event"] in ("take", "call") or (r["event"] == "decline"
@@ -332,7 +332,7 @@ def check_record(record) -> Trace:
 
     t = record_trace(record)
     moments, _ = walk(t, t.record_seat)
-    lines = _decision_lines(t, t.record_seat)
+    lines = decision_lines(t, t.record_seat)
     text = {}
     if isinstance(record, str) and not isinstance(record, Path):
         text = dict(enumerate(record.splitlines(), 1))
@@ -382,7 +382,7 @@ def review_record(record, *, rollouts=200, objective="relative", policies="exper
     t = check_record(record)
     df = review(t, t.record_seat, rollouts=rollouts, objective=objective, policies=policies,
                 seed=seed, history=history, threads=threads, progress=progress)
-    df.insert(0, "line", _decision_lines(t, t.record_seat))
+    df.insert(0, "line", decision_lines(t, t.record_seat))
     return df
 
 
