@@ -54,6 +54,13 @@ def test_R1_a_card_three_times_from_two_decks_in_the_history_is_refused():
              hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣")
 
 
+def test_R1_a_card_taken_in_the_history_is_a_copy_besides_those_shown():
+    # two 9♣ in your hand, and seat 2 took a third from seat 3 and has not discarded it
+    _refused(r"^history\[1\]: 9♣ taken or called by seat 2 and not discarded since is a copy "
+             r"besides the 2 given elsewhere.*R1", hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 9♣ 9♣", card="5♦",
+             history=[(3, "discard", "9♣"), (2, "take", "9♣"), (2, "discard", "5♦")])
+
+
 def test_R6_more_stock_draws_than_the_stock_held_are_refused():
     # 22 turns in table order, each a stock draw and a discard; hand 1 has 71 cards in the
     # stock after the deal, so stock_left=55 leaves room for 16 draws

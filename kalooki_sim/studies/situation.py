@@ -240,25 +240,19 @@ def _pile_agrees(story, seen, events):
             "and the history's discards make the pile")
 
 
-def _check_taken(parts, story, known, hand, rules, events):
+def _check_taken(down, held, story, known, hand, rules, events):
     """The cards the history shows taken or called and not discarded since are in the taker's
     hand (as known, or unknown) or went down on the table or the pile: with every other copy
-    shown, at most the pack's copies (R1)."""
-    where = Counter()
-    for name, codes in parts:
-        for c in codes:
-            where[(name, int(c))] += 1
+    shown (``down``: the pile and the table; ``held``: your hand, the card, the known cards),
+    at most the pack's copies (R1)."""
     mine = Counter(int(c) for c in hand)
-    for c in {c for held in story.held.values() for c in held}:
+    for c in {c for h in story.held.values() for c in h}:
         hidden = sum(max(0, n - len([x for x in known.get(k, ()) if int(x) == c]))
-                     for k, held in story.held.items() if k and (n := held[c]))
+                     for k, h in story.held.items() if k and (n := h[c]))
         hidden += max(0, story.held[0][c] - mine[c])
         if not hidden:
             continue
-        down = sum(n for (name, x), n in where.items() if x == c and name in
-                   ("in seen", "in the history's pile", "on the table"))
-        held = sum(n for (name, x), n in where.items() if x == c) - down
-        total = held + max(down, hidden)
+        total = held[c] + max(down[c], hidden)
         cap = rules.jokers if c == JOKER else rules.decks
         if total > cap:
             takers = [k for k, h in story.held.items() if h[c]]
@@ -267,7 +261,7 @@ def _check_taken(parts, story, known, hand, rules, events):
             raise ValueError(
                 f"history[{i}]: {card_text(c)} taken or called by seat"
                 f"{'s' * (len(takers) > 1)} {', '.join(map(str, takers))} and not discarded "
-                f"since is a copy besides the {held + down} given elsewhere; the pack holds "
+                f"since is a copy besides the {held[c] + down[c]} given elsewhere; the pack holds "
                 f"{cap} ({rules.decks} decks + {rules.jokers} jokers, R1): a history that "
                 "cannot happen")
 
@@ -340,7 +334,10 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
              + [(f"in known[{k}]", v) for k, v in known.items()])
     _check_copies(parts, rules, story.pile if seen_name != "in seen" else ())
     if not reshuffled:
-        _check_taken(parts, story, known, codes, rules, events)
+        down = Counter(int(c) for c in seen_codes) + Counter(int(x) for m in melds for x in m[2])
+        held = Counter(int(c) for c in codes) + Counter([int(top)]) + Counter(
+            int(c) for v in known.values() for c in v)
+        _check_taken(down, held, story, known, codes, rules, events)
     shown = [codes, [top], seen_codes] + [m[2] for m in melds] + list(known.values())
     dealt_stock = rules.pack_size - P * cards - 1
     laid = {k: 0 for k in range(1, P)}
@@ -457,6 +454,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     dead = [x for m in melds for x in m[2]] + [x for v in known.values() for x in v]
     if reshuffled:
         dead += list(seen_codes)
+    events = _with_passes(events, discarder, top)
     info = dict(hand=[card_text(c) for c in codes], card=card_text(top), hand_no=hand_no,
                 contract=_contract_text(g, r), players=P, discarder=discarder,
                 stock_left=stock_left, calls_made=calls_made, opened=opened,
@@ -466,9 +464,9 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
                 hand_sizes=n_size, reshuffled=reshuffled, hidden=n_pool,
                 buried_unknown=pile_extra, out_of_reach=[card_text(c) for c in dead],
                 history=[(int(a), _HIST_NAMES[int(b)], None if c < 0 else card_text(int(c)))
-                         for a, b, c in _with_passes(events, discarder, top)],
+                         for a, b, c in events],
                 turns_left_out=story.left_out, stock_draws=story.draws, penalty_cards=penalties,
-                events=_with_passes(events, discarder, top))
+                events=events)
     return t, hand_no, flat, opp, pile_extra, mask, info
 
 
@@ -552,10 +550,6 @@ class Situation:
         out["table"] = [list(m) for m in out["table"]]
         out["history"] = list(out["history"])
         return out
-
-    def fresh_base(self):
-        """A copy of the base table, for a kernel that writes into it."""
-        return tuple(a.copy() for a in self.rollout.base)
 
 
 def situation(hand, card, contract, *, players=4, discarder=2, stock_left=None,
