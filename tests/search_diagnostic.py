@@ -38,7 +38,7 @@ def search_matrix(n):
 def oracle_value(pol, t, s, ask, n):
     """:func:`S.rollout_value` with the opponents' real hands kept: only the stock is dealt
     again (the same sampler, pair and stream keys)."""
-    kb, samp, br, opp, res, mpol, rst = SW[1], SW[2], SW[3], SW[5], SW[7], SW[8], SW[9]
+    kb, samp, br, opp, res, mpol, rst = SW.kb, SW.samp, SW.br, SW.opp, SW.res, SW.mpol, SW.rst
     mpol[:] = pol[P + s]
     B.copy_state(t, kb, False)
     kb[1][:, E.PS_NC_VAL0] = -1
@@ -46,14 +46,14 @@ def oracle_value(pol, t, s, ask, n):
     m = int(t[2][E.GS_STOCK_N])
     pool = np.sort(t[3][:m]).astype(np.int64)
     opp[:] = 0
-    base, turn = t[13][0, 0], int(t[2][E.GS_TURNS]) + 1
+    base, turn = t.streams[0, 0], int(t[2][E.GS_TURNS]) + 1
     total = 0.0
     for i in range(n):
         rst[0], rst[1] = R.stream_key(base, turn, s, i, S.STREAM_SEARCH), 0
         B._sample_situation(kb, samp, pool, m, opp, 0, rst)
         for r in range(samp[13].shape[0]):
-            samp[13][r, 0] = R.stream_key(base, turn, s, i, S.STREAM_SEARCH + 1 + r)
-            samp[13][r, 1] = 0
+            samp.streams[r, 0] = R.stream_key(base, turn, s, i, S.STREAM_SEARCH + 1 + r)
+            samp.streams[r, 1] = 0
         B.play_pair(RV, mpol, samp, br, s, ask, res)
         total += res[4] - res[B.ROLL_COLS + 4]
     return total / n
@@ -67,7 +67,7 @@ def decisions(hands, n):
     rows = []
     for game in range(hands):
         t = E.new_table(P, RULES.pack_size)
-        E.start_hand(77, game, 9, 0, int(E.first_dealer(77, game, P)), RV, t)
+        E.start_hand(RV, t, E.Deal(77, game, 9, 0, int(E.first_dealer(77, game, P))))
         while True:
             if t[2][E.GS_LIVE] == 1:
                 B.copy_state(t, snap, False)

@@ -142,11 +142,11 @@ def test_replicas_deal_again_only_what_the_seat_has_not_seen():
     moved = 0
     for game in range(30):
         t = E.new_table(4, rules.pack_size)
-        E.start_hand(2, game, 3, 0, 0, rv, t)
+        E.start_hand(rv, t, E.Deal(2, game, 3, 0, 0))
         for _ in range(12):
             if E.one_turn(rv, pol, t):
                 break
-        before = [a.copy() for a in t[:6]]
+        before = [a.copy() for a in t[:6]]  # hand .. melds
         st = np.array([B.R.stream_key(1, game, 0, 0, 5), 0], np.uint64)
         B.reshuffle_unseen(1, t, st)
         hand, gs = t[0], t[2]

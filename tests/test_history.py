@@ -33,15 +33,23 @@ def _inputs(stock_left=45, policies="expert"):
 def test_without_history_or_past_turns_the_rollouts_are_the_uniform_ones():
     rules, pol, rv, t, flat, opp, extra, mask = _inputs()
     n = 24
+    # the plain rollouts, one by one from Python: a sample of the hidden cards, then the pair
     old = np.zeros((n, 2 * B.ROLL_COLS))
-    B.rollout_block(7, rv, pol, t, flat, len(flat), opp, extra, 0, mask, 0, n, 3,
-                    rules.pack_size, old)
+    samp, br = E.new_table(4, rules.pack_size), E.new_table(4, rules.pack_size)
+    rst = np.empty(2, np.uint64)
+    for i in range(n):
+        rst[:] = R.stream_key(7, i, 0, 0, B.STREAM_ROLLOUT), 0
+        B._sample_situation(t, samp, flat, len(flat), opp, extra, rst)
+        for s in range(samp.streams.shape[0]):
+            samp.streams[s] = R.stream_key(7, i, 0, 1, s), 0
+        B.play_pair(rv, pol, samp, br, 0, mask, old[i])
     new = np.zeros_like(old)
     logw = np.ones(n)
     ranks = np.zeros((n, 4, H.RANK_COLS), np.int64)
     ev = np.zeros((0, 3), np.int64)
-    H.rollout_block(7, rv, pol, t, flat, len(flat), opp, extra, 0, mask, 0, n, 3,
-                    rules.pack_size, ev, 0, False, new, logw, ranks)
+    H.rollout_block(7, rv, pol, t, H.Hidden(flat, len(flat), opp, extra),
+                    H.History(ev, 0, False), 0, mask, 0, n, E.Run(rules.pack_size, 3, 0, False),
+                    H.Rollouts(new, logw, ranks))
     assert (old == new).all() and (logw == 0).all()
     # the ranks counted are the sample's hands: 13 cards for each seat
     assert (ranks.sum(2) == 13).all()
@@ -58,7 +66,7 @@ def forward_prior(rules, pol, t, me, rst):
     n = gs[E.GS_STOCK_N]
     if n == 0:
         return 0
-    pw = (t[11], t[14], t[15])
+    pw = t.count
     pos, done = n - 1, 0
     for s in range(P):
         if s == me or ps[s, E.PS_OPENED] == 1:
@@ -83,7 +91,7 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
     """Twin of :func:`history.history_logw`: the events backwards, each weighed by the
     model's own answer on the hand as it was then (approximately)."""
     hand, ps = t[0], t[1]
-    pw = (t[11], t[14], t[15])
+    pw = t.count
 
     def give_back_unknown(s):
         k = E._known_row(hand, s)
@@ -141,7 +149,7 @@ def _sample(i, stock_left=45):
 
 
 def _copy(t):
-    return tuple(np.array(a, copy=True) for a in t)
+    return E.copy_table(t)
 
 
 @pytest.mark.parametrize("stock_left", [45, 5])

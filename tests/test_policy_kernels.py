@@ -54,7 +54,7 @@ def test_unopened_discard_is_the_costliest_card_needed_least():
     ps = np.zeros((1, E.PS_COLS), np.int64)
     gs = np.zeros(E.GS_COLS, np.int64)
     melds = np.zeros((4, 8), np.int64)
-    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
+    pw = E.Count(np.zeros((4, 14), np.int64), *needed_workspace())
     for i in range(2000):
         contract = i % 9 + 1
         rv = np.zeros(E.R_COLS, np.int64)
@@ -80,7 +80,7 @@ def four_seats():
     (contract fields left for the caller): what the seat kernels are called with."""
     rules = ks.Rules()
     P = 4
-    pw = (np.zeros((4, 14), np.int64), *needed_workspace())
+    pw = E.Count(np.zeros((4, 14), np.int64), *needed_workspace())
     rv = np.zeros(E.R_COLS, np.int64)
     rv[E.R_PLAYERS], rv[E.R_DECKS], rv[E.R_JOKERS] = P, rules.decks, rules.jokers
     return rules, P, pw, rv
@@ -210,13 +210,13 @@ def test_may_meld_false_only_when_the_solver_finds_no_further_meld():
     says yes on hands where the solver does lay one (so the check is not always-true)."""
     rng = np.random.default_rng(9)
     t = E.new_table(4, 108)
-    cnt, opts, scratch, runs, groups = t[11], t[7], t[8], t[9], t[10]
+    cnt = t.count.cnt
     skipped = laid = 0
     for i in range(3000):
         row = _row(random_hand(rng, int(rng.integers(5, 13)), joker_rich=i % 4 == 0))
         ban_r = int(rng.integers(0, 1 << 14)) & ~1 if i % 2 else 0
         ban_s = int(rng.integers(0, 16)) if i % 3 else 0
-        v, _ = RD._solve_seat(row, 0, 0, False, ban_r, ban_s, cnt, opts, scratch, runs, groups)
+        v, _ = RD._solve_seat(row, 0, 0, False, ban_r, ban_s, cnt, t.solve)
         if not RD._may_meld(row, ban_r, ban_s):
             skipped += 1
             assert v <= 0, (ks.parse_cards([c for c in range(53) for _ in range(row[c])]),

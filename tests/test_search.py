@@ -97,12 +97,12 @@ def test_R9_undecided_rollouts_keep_the_experts_own_answer():
             pol = policy_matrix([pol_s, ex, ex, ex])
             expert = policy_matrix([ex] * 4)
             t = E.new_table(4, rules.pack_size)
-            E.start_hand(3, game, 1, 0, int(E.first_dealer(3, game, 4)), rv, t)
+            E.start_hand(rv, t, E.Deal(3, game, 1, 0, int(E.first_dealer(3, game, 4))))
             while True:
                 gs = t[2]
                 # seat 0 is next (R9.1): its take is asked first, with nobody before it
                 if gs[E.GS_LIVE] == 1 and t[1][0, E.PS_OPENED] == 0 and gs[E.GS_CUR] == 0:
-                    c = tuple(a.copy() for a in t)  # the expert's own answer, nobody forced
+                    c = E.copy_table(t)  # the expert's own answer, nobody forced
                     E.one_turn(rv, expert, c)
                     own = c[2][E.GS_TAKEN_BY] == 0
                     S.search_offers(rv, pol, t, sw)
@@ -166,7 +166,7 @@ def _offer_table(seed, hand_no, pol, rv, pack):
     cards of an opponent known (taken or called, R9)."""
     for game in range(50):
         t = E.new_table(4, pack)
-        E.start_hand(seed, game, hand_no, 0, int(E.first_dealer(seed, game, 4)), rv, t)
+        E.start_hand(rv, t, E.Deal(seed, game, hand_no, 0, int(E.first_dealer(seed, game, 4))))
         while True:
             hand, ps, gs = t[0], t[1], t[2]
             known = hand[E._known_row(hand, 0) + 1:].sum()
@@ -181,7 +181,7 @@ def _offer_table(seed, hand_no, pol, rv, pack):
 def _deal_hidden_again(t, seat, rng):
     """A copy of ``t`` whose cards ``seat`` cannot see (the stock, in a new order, and the
     opponents' cards not known to the table) are dealt again at random, hand sizes kept."""
-    u = tuple(a.copy() for a in t)
+    u = E.copy_table(t)
     hand, stock, n = u[0], u[3], int(u[2][E.GS_STOCK_N])
     pool, sizes = list(stock[:n]), {}
     for p in range(4):
@@ -223,7 +223,7 @@ def test_search_decision_never_reads_the_hidden_cards(seat):
         assert t[2][E.GS_FORCE_MASK] & 1 and u[2][E.GS_FORCE_MASK] & 1
         assert (t[2][E.GS_FORCE_ACTS] & 1) == (u[2][E.GS_FORCE_ACTS] & 1)
     # its own cards are its knowledge: swap one with a stock card and the value moves
-    w = tuple(a.copy() for a in t)
+    w = E.copy_table(t)
     mine = int(np.flatnonzero(w[0][seat])[0])
     top = int(w[3][int(w[2][E.GS_STOCK_N]) - 1])
     if top != mine:

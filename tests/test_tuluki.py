@@ -49,7 +49,7 @@ def position(D, top, hand_a=HAND_A, hand_b=HAND_B, opened=(0, 0), calls=(0, 0), 
     first), B on turn; ``group_of``: a rank B has a group of on the table."""
     rv = rules_vector(rules, 1)
     t = E.new_table(2, rules.pack_size, log_on=True)
-    E.start_hand(0, 0, 1, 0, 0, rv, t)
+    E.start_hand(rv, t, E.Deal(0, 0, 1, 0, 0))
     hand, ps, gs, stock, disc, melds = t[:6]
     hand[:, :] = 0
     pack = Counter({c: rules.decks for c in range(52)})

@@ -118,8 +118,9 @@ def _play(games, hand_nos, rules, pol, seed, voids):
         out = np.zeros((int(caps.sum()), _E.O_COLS), np.int32)
         # a table with a search seat (pol of 2P rows) decides its offers by rollouts
         block = _S.search_block if len(pol) > P else _E.play_block
-        block(seed, g, hn, rb, pol, rules.pack_size, max(1, 4 * nt), rules.max_replays, voids,
-              out, offsets, caps, n_rows)
+        block(seed, g, hn, rb, pol, _E.Run(rules.pack_size, max(1, 4 * nt), rules.max_replays,
+                                           bool(voids)),
+              _E.Rows(out, offsets, caps, n_rows))
         if (n_rows <= caps).all():
             break
         caps = n_rows.copy()

@@ -150,24 +150,25 @@ def hand_records(table, rules, game, hand_no, attempt, dealer) -> list[dict]:
     RuntimeError
         If the log overflowed its ``MAX_LOG`` rows (records would be lost).
     """
-    n = int(table[2][_E.GS_LOG_N])
-    if n > table[6].shape[0]:
+    n = int(table.gs[_E.GS_LOG_N])
+    if n > table.log.shape[0]:
         raise RuntimeError(f"move log overflow ({n} records); raise engine.MAX_LOG")
     cards, g, r = rules.deal(hand_no)
     info = dict(hand=hand_no, attempt=attempt, dealer=dealer, players=rules.players, groups=g,
                 runs=r, cards_dealt=cards, game=game)
-    return _records(table[6], n, info)
+    return _records(table.log, n, info)
 
 
 def _play_logged(seed, game, hand_no, attempt, dealer, rules, pol, table):
     rv = rules_vector(rules, hand_no)
     out = np.zeros((rules.players, _E.O_COLS), np.int32)
-    table[2][_E.GS_LOG_ON] = 1
+    table.gs[_E.GS_LOG_ON] = 1
+    deal = _E.Deal(seed, game, hand_no, attempt, dealer)
     if len(pol) > rules.players:  # a search seat (pol of 2P rows): its offers by rollouts
         sw = _S.new_search_ws(rules.players, rules.pack_size)
-        void = _S.search_hand(seed, game, hand_no, attempt, dealer, rv, pol, table, sw, out, 0)
+        void = _S.search_hand(deal, rv, pol, table, sw, out, 0)
     else:
-        void = _E.play_hand(seed, game, hand_no, attempt, dealer, rv, pol, *table, out, 0)
+        void = _E.play_hand(deal, rv, pol, table, out, 0)
     return bool(void), hand_records(table, rules, game, hand_no, attempt, dealer), out
 
 

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .._stats import share_text
+from ..engine._kernels import engine as _E
 from ..engine._kernels import history as _H
 from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..engine.policies import no_search
@@ -420,9 +421,12 @@ def _play(sit, pol, seed, run):
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     while done < n:
         k = min(BATCH, n - done)
-        _H.rollout_block(seed, rv, pol, r.base, r.flat, len(r.flat), r.opp, r.pile_extra, 0,
-                         r.mask, done, k, nw, rules.pack_size, ev, len(ev), run.past_turns,
-                         res[done:done + k], logw[done:done + k], ranks[done:done + k])
+        _H.rollout_block(seed, rv, pol, r.base, _H.Hidden(r.flat, len(r.flat), r.opp,
+                                                          r.pile_extra),
+                         _H.History(ev, len(ev), bool(run.past_turns)), 0, r.mask, done, k,
+                         _E.Run(rules.pack_size, nw, 0, False),
+                         _H.Rollouts(res[done:done + k], logw[done:done + k],
+                                     ranks[done:done + k]))
         done += k
         bar.update(k)
         if run.decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):

@@ -44,9 +44,9 @@ def policy_answer(policy, hand, card, contract, *, players=4, discarder=2, stock
     base, hand_no, _, _, _, _, info = _situation(
         hand, card, contract, players, discarder, stock_left, calls_made, opened, table, seen,
         rules, known=known, hand_sizes=hand_sizes, reshuffled=reshuffled)
-    base[2][_H.E.GS_STOCK_N] = info["stock_left"]  # the count alone: the cards stay unseen
-    disc = base[4]
-    top = int(disc[base[2][_H.E.GS_DISC_N] - 1])
+    base.gs[_H.E.GS_STOCK_N] = info["stock_left"]  # the count alone: the cards stay unseen
+    disc = base.disc
+    top = int(disc[base.gs[_H.E.GS_DISC_N] - 1])
     take = info["discarder"] == 1
     rst = np.zeros(2, np.uint64)
     acts = _H._wants(rules_vector(rules, hand_no), pol, base, 0, top,

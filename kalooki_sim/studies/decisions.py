@@ -47,8 +47,10 @@ def _block(games, hand, rules, pol, seed, replicas, by_seat, sample=1.0):
         dec_i = np.zeros((int(caps[-1]), _B.D_COLS), np.int64)
         dec_f = np.zeros((int(caps[-1]), _B.F_COLS), np.float64)
         n_rows = np.zeros(nw, np.int64)
-        _B.decision_block(seed, games, hand, rv, pol, replicas, by_seat, float(sample),
-                          rules.pack_size, nw, rules.max_replays, dec_i, dec_f, caps, n_rows)
+        _B.decision_block(seed, games, hand, rv, pol,
+                          _B.Branching(replicas, bool(by_seat), float(sample)),
+                          _E.Run(rules.pack_size, nw, rules.max_replays, False),
+                          dec_i, dec_f, caps, n_rows)
         if (n_rows <= room).all():
             break
         room = np.maximum(n_rows, room)  # play is a function of the seed: the rerun repeats
@@ -244,8 +246,8 @@ def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
     table = _E.new_table(rules.players, rules.pack_size, log_on=True)
     out = np.zeros((rules.players, _E.O_COLS), np.int32)
     dealer = int(_E.first_dealer(seed, game, rules.players))
-    _B.play_branch(seed, game, hand, attempt, dealer, rules_vector(rules, hand), pol, turn, seat,
-                   act, by_seat, table, out)
+    _B.play_branch(_E.Deal(seed, game, hand, attempt, dealer), rules_vector(rules, hand), pol,
+                   turn, seat, act, by_seat, table, out)
     t = Trace(rules=rules, policies=pols)
     t.records = hand_records(table, rules, game, hand, attempt, dealer)
     return t

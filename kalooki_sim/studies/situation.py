@@ -389,7 +389,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     pile_extra = room - stock_left
     # the base table
     t = _E.new_table(P, rules.pack_size)
-    hand_arr, ps, gs, _, disc, mtab = t[0], t[1], t[2], t[3], t[4], t[5]
+    hand_arr, ps, gs, disc, mtab = t.hand, t.ps, t.gs, t.disc, t.melds
     for c in codes:
         hand_arr[0, c] += 1
     ps[:, _E.PS_OPEN_TURN] = -1

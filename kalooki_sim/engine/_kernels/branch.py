@@ -8,11 +8,13 @@ the same way), and from the next turn on the policy streams restart per turn (C3
 continuations share the stock order and every later random draw.
 
 Decision rows (``int64``, columns ``D_*``) and their outcomes (``float64``, columns ``F_*``,
-means over replicas) are written by :func:`decision_block`; :func:`rollout_block` plays the
+means over replicas) are written by :func:`decision_block`; :func:`play_pair` plays the
 advisor's sampled situations both ways.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange, uint64
@@ -28,6 +30,12 @@ STREAM_ROLLOUT = 1 << 21  # the advisor's samples
 STREAM_SAMPLE = 1 << 22  # + decision key: whether call_decisions branches this decision
 
 TAKE, CALL = 0, 1
+#: how decisions are branched: replicas per decision (each reshuffles what the seat has not
+#: seen; 1: none), the stock dealt by seat (:func:`.engine.seat_stock`), the share sampled
+Branching = namedtuple("Branching", ["replicas", "by_seat", "sample"])
+#: a worker's tables for branching: the hand as played, its copy at the offer, a branch, and
+#: the hand's score rows
+Work = namedtuple("Work", ["main", "snap", "br", "hrows"])
 (D_GAME, D_ATTEMPT, D_SEAT, D_TURN, D_KIND, D_CARD, D_STOCK, D_CALLS, D_OPENED, D_NEED_B,
  D_NEED_A, D_OUTS_B, D_OUTS_A, D_HAND_PEN, D_TAKEN) = range(15)
 D_COLS = 15
@@ -56,43 +64,43 @@ def copy_state(src, dst, log_on):
     """Copy the hand state of table ``src`` into table ``dst`` (workspaces are not state, but
     for the seats' plans, :func:`.plus.copy_plans`); ``dst`` logs if ``log_on``, continuing
     ``src``'s log when that was on too."""
-    NP.copy_plans(src[15], dst[15])
-    _copy2(dst[0], src[0], src[0].shape[0])
-    _copy2(dst[1], src[1], src[1].shape[0])
-    _copy1(dst[2], src[2])
-    _copy1(dst[3], src[3])
-    _copy1(dst[4], src[4])
-    _copy2(dst[5], src[5], src[2][E.GS_N_MELDS])
-    _copy2(dst[13], src[13], src[13].shape[0])
-    dst[2][E.GS_LOG_ON] = 1 if log_on else 0
+    NP.copy_plans(src.count.scratch, dst.count.scratch)
+    _copy2(dst.hand, src.hand, src.hand.shape[0])
+    _copy2(dst.ps, src.ps, src.ps.shape[0])
+    _copy1(dst.gs, src.gs)
+    _copy1(dst.stock, src.stock)
+    _copy1(dst.disc, src.disc)
+    _copy2(dst.melds, src.melds, src.gs[E.GS_N_MELDS])
+    _copy2(dst.streams, src.streams, src.streams.shape[0])
+    dst.gs[E.GS_LOG_ON] = 1 if log_on else 0
     if log_on:
-        if src[2][E.GS_LOG_ON] == 1:
-            m = min(src[2][E.GS_LOG_N], src[6].shape[0], dst[6].shape[0])
-            _copy2(dst[6], src[6], m)
+        if src.gs[E.GS_LOG_ON] == 1:
+            m = min(src.gs[E.GS_LOG_N], src.log.shape[0], dst.log.shape[0])
+            _copy2(dst.log, src.log, m)
         else:
-            dst[2][E.GS_LOG_N] = 0
+            dst.gs[E.GS_LOG_N] = 0
 
 
 @njit(cache=True, _nrt=False)
 def seat_outcome(rules, t, seat):
     """``(penalty, went out, caught doubled, void)`` of ``seat`` at the end of the hand on
     table ``t`` (R12; nothing scores in a void hand, R13)."""
-    gs = t[2]
+    gs = t.gs
     if gs[E.GS_VOID] == 1:
         return 0, 0, 0, 1
     dbl = E.hand_doubled(rules, gs)
     out = 1 if gs[E.GS_OUT] == seat else 0
-    pen = E._hand_penalty(t[0][seat]) * (1 + dbl)
+    pen = E._hand_penalty(t.hand[seat]) * (1 + dbl)
     return pen, out, dbl * (1 - out), 0
 
 
 @njit(cache=True, _nrt=False)
 def _counts_of(seat, t, rules, extra):
     """Count view of ``seat``'s hand (with ``extra`` added when >= 0) and availability."""
-    hand = t[0]
+    hand = t.hand
     av = hand[E._seen_row(hand) + 1]
     E._avail(seat, hand, rules, av)
-    cnt = t[11]
+    cnt = t.count.cnt
     j = E._fill_counts(hand[seat], cnt)
     if extra >= 0:
         if extra == E.JOKER:
@@ -111,10 +119,10 @@ def needed_and_outs(seat, t, rules, extra):
     its outs: copies still to come that cut that number (``NK.NO_WAY`` and 0 when no card that
     can still come lays it)."""
     cnt, j, av = _counts_of(seat, t, rules, extra)
-    hand = t[0]
+    hand = t.hand
     res = hand[E._seen_row(hand) + 2]
     before = NP.outs_kernel(cnt, j, rules[E.R_GROUPS], rules[E.R_RUNS], rules[E.R_V6] == 1, av,
-                            t[14], t[15], res, True)
+                            t.count.opts, t.count.scratch, res, True)
     n_outs = 0
     if before < NK.NO_WAY:
         for c in range(E.N_CODES):
@@ -128,10 +136,10 @@ def reshuffle_unseen(seat, t, rst):
     """Deal again, at random, the cards ``seat`` has not seen: the stock and the opponents'
     cards the table does not know of; hand sizes, the stock size, the pile and the table stay.
     The opponents' plans, made from their cards, go."""
-    NP.clear_plans(t[15], seat)
-    hand = t[0]
-    gs = t[2]
-    stock = t[3]
+    NP.clear_plans(t.count.scratch, seat)
+    hand = t.hand
+    gs = t.gs
+    stock = t.stock
     P = E._seen_row(hand)
     n = gs[E.GS_STOCK_N]
     hidden = hand[P + 3]
@@ -167,9 +175,9 @@ def _branch(rules, pol, snap, br, seat, act, replica, key, by_seat, rst):
         rst[1] = uint64(replica) << uint64(32)
         reshuffle_unseen(seat, br, rst)
     if by_seat:
-        E.seat_stock(br[2], br[2][E.GS_CUR], rules[E.R_PLAYERS])
-    br[2][E.GS_FORCE_MASK] = 1 << seat
-    br[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
+        E.seat_stock(br.gs, br.gs[E.GS_CUR], rules[E.R_PLAYERS])
+    br.gs[E.GS_FORCE_MASK] = 1 << seat
+    br.gs[E.GS_FORCE_ACTS] = (1 << seat) if act else 0
     E.play_out(rules, pol, br)
 
 
@@ -187,7 +195,7 @@ def _outcomes(rules, t, first, last, out):
     (``O_*``): :func:`seat_outcome`, the penalty against the table (:func:`_table_mean`,
     R12) and whether the seat went out on the opening itself, doubling every other seat."""
     mean = _table_mean(rules, t)
-    dbl_hand = E.hand_doubled(rules, t[2])
+    dbl_hand = E.hand_doubled(rules, t.gs)
     for p in range(first, last + 1):
         pen, o, dbl, void = seat_outcome(rules, t, p)
         out[p, O_PEN] = pen
@@ -199,14 +207,16 @@ def _outcomes(rules, t, first, last, out):
 
 
 @njit(cache=True, _nrt=False)
-def _decision_outcomes(rules, pol, snap, br, s, taken_s, replicas, key, by_seat, f, nat,
-                       nat_done, one, rst):
+def _decision_outcomes(rules, pol, work, s, taken_s, branching, key, f, nat, nat_done, one,
+                       rst):
     """Seat ``s``'s decision played both ways (means over replicas) into ``f`` (``F_*``).
 
     A seat forced to the answer its policy gave (``taken_s``) plays the offer's natural
     continuation, the same for every seat of the offer (the policies are asked the same
     questions with the same streams, C3): without replicas it is played once per offer and
     every seat's outcome kept in ``nat``. Returns whether ``nat`` now holds it."""
+    snap, br = work.snap, work.br
+    replicas, by_seat = branching.replicas, branching.by_seat
     for j in range(F_COLS):
         f[j] = 0.0
     for r in range(replicas):
@@ -238,8 +248,8 @@ def _offer_decisions(rules, snap, taken_by, called_by, seats, kinds, taken):
     calls; in Tuluki (V9) only the next player's call of the discard. Writes seats/kinds/taken;
     returns how many."""
     P = rules[E.R_PLAYERS]
-    ps = snap[1]
-    gs = snap[2]
+    ps = snap.ps
+    gs = snap.gs
     cur = gs[E.GS_CUR]
     discarder = gs[E.GS_DISCARDER]
     n = 0
@@ -285,13 +295,15 @@ def _skip(seed, game, hand_no, attempt, turn, seat, sample):
 
 
 @njit(cache=True)
-def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, replicas, by_seat,
-                  sample, main, snap, br, dec_i, dec_f, row, cap, hrows):
-    """Play one hand attempt on table ``main``, branching every take-or-call decision (each
-    with probability ``sample``, drawn from its own stream, so a sample is a subset of the
-    full run's rows); rows go to ``dec_i/dec_f[row:cap]``. Returns the next free row (past
-    ``cap`` if short of room)."""
-    E.start_hand(seed, game, hand_no, attempt, dealer, rules, main)
+def decision_hand(deal, game_i, rules, pol, branching, work, dec_i, dec_f, row, cap):
+    """Play one hand attempt ``deal`` on table ``work.main``, branching every take-or-call
+    decision (each with probability ``branching.sample``, drawn from its own stream, so a sample
+    is a subset of the full run's rows); rows go to ``dec_i/dec_f[row:cap]`` (``D_GAME`` =
+    ``game_i``). Returns the next free row (past ``cap`` if short of room)."""
+    seed, game, hand_no, attempt = deal.seed, deal.game, deal.hand_no, deal.attempt
+    main, snap = work.main, work.snap
+    sample = branching.sample
+    E.start_hand(rules, main, deal)
     P = rules[E.R_PLAYERS]
     seats = np.empty(P, np.int64)
     kinds = np.empty(P, np.int64)
@@ -300,7 +312,7 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
     one = np.empty((P, O_COLS), np.float64)
     rst = np.empty(2, np.uint64)  # a replica's reshuffle stream
     while True:
-        gs = main[2]
+        gs = main.gs
         branch = gs[E.GS_LIVE] == 1 and gs[E.GS_TURNS] < E.MAX_TURNS
         if branch:
             copy_state(main, snap, False)
@@ -308,8 +320,8 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
         if branch:
             nd = _offer_decisions(rules, snap, gs[E.GS_TAKEN_BY], gs[E.GS_CALLED_BY], seats,
                                   kinds, taken)
-            sg = snap[2]
-            D = snap[4][sg[E.GS_DISC_N] - 1]
+            sg = snap.gs
+            D = snap.disc[sg[E.GS_DISC_N] - 1]
             turn = sg[E.GS_TURNS] + 1
             nat_done = False  # the offer's natural continuation not played yet
             for d in range(nd):
@@ -325,29 +337,29 @@ def decision_hand(seed, game_i, game, hand_no, attempt, dealer, rules, pol, repl
                     di[D_KIND] = kinds[d]
                     di[D_CARD] = D
                     di[D_STOCK] = sg[E.GS_STOCK_N]
-                    di[D_CALLS] = snap[1][s, E.PS_CALLS]
-                    di[D_OPENED] = E._opened_others(s, snap[1], P)
+                    di[D_CALLS] = snap.ps[s, E.PS_CALLS]
+                    di[D_OPENED] = E._opened_others(s, snap.ps, P)
                     di[D_NEED_B], di[D_OUTS_B] = needed_and_outs(s, snap, rules, -1)
                     di[D_NEED_A], di[D_OUTS_A] = needed_and_outs(s, snap, rules, D)
-                    di[D_HAND_PEN] = E._hand_penalty(snap[0][s])
+                    di[D_HAND_PEN] = E._hand_penalty(snap.hand[s])
                     di[D_TAKEN] = taken[d]
                     key = R.stream_key(seed, game, hand_no, attempt,
                                        STREAM_REPLICA + turn * 8 + s)
-                    nat_done = _decision_outcomes(rules, pol, snap, br, s, taken[d], replicas,
-                                                  key, by_seat, dec_f[row], nat, nat_done,
-                                                  one, rst)
+                    nat_done = _decision_outcomes(rules, pol, work, s, taken[d], branching,
+                                                  key, dec_f[row], nat, nat_done, one, rst)
                 row += 1
         if done:
             break
-    E.score_hand(rules, main, hrows, 0, game, hand_no, attempt, dealer)
+    E.score_hand(rules, main, deal, work.hrows, 0)
     return row
 
 
 @njit(cache=True, parallel=True)
-def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, sample, pack_size,
-                   n_workers, max_replays, dec_i, dec_f, caps, n_rows):
+def decision_block(seed, games, hand_no, rules, pol, branching, run, dec_i, dec_f, caps, n_rows):
     """Every take-or-call decision of hand ``hand_no`` of each game in ``games`` (void attempts
-    replayed by the same dealer, R13, as :func:`.engine.play_block` plays them), branched.
+    replayed by the same dealer, R13, as :func:`.engine.play_block` plays them), branched as
+    ``branching`` says (a :data:`Branching`) over ``run.workers`` workers (a
+    :data:`.table.Run`).
 
     Worker ``w`` plays a contiguous share of the games and writes its rows from
     ``caps[w]`` to ``caps[w + 1]``; ``n_rows[w]`` receives the rows it needed (more than its
@@ -355,45 +367,45 @@ def decision_block(seed, games, hand_no, rules, pol, replicas, by_seat, sample, 
     """
     n = games.shape[0]
     P = rules[E.R_PLAYERS]
-    per = (n + n_workers - 1) // n_workers
-    for w in prange(n_workers):
-        main = E.new_table_jit(P, pack_size, 1)
-        snap = E.new_table_jit(P, pack_size, 1)
-        br = E.new_table_jit(P, pack_size, 1)
-        hrows = np.zeros((P, E.O_COLS), np.int32)
+    per = (n + run.workers - 1) // run.workers
+    # a namedtuple's arrays are read into locals before prange: Numba's parallel loops do not
+    # write through to arrays reached inside a tuple argument
+    replicas, by_seat, sample = branching
+    for w in prange(run.workers):
+        work = Work(E.new_table_jit(P, run.pack_size, 1), E.new_table_jit(P, run.pack_size, 1),
+                    E.new_table_jit(P, run.pack_size, 1), np.zeros((P, E.O_COLS), np.int32))
         row = caps[w]
         for i in range(w * per, min(n, w * per + per)):
             dealer = E.first_dealer(seed, games[i], P)
             attempt = 0
             while True:
-                row = decision_hand(seed, i, games[i], hand_no, attempt, dealer, rules, pol,
-                                    replicas, by_seat, sample, main, snap, br, dec_i, dec_f,
-                                    row, caps[w + 1], hrows)
+                row = decision_hand(E.Deal(seed, games[i], hand_no, attempt, dealer), i, rules,
+                                    pol, Branching(replicas, by_seat, sample), work, dec_i, dec_f,
+                                    row, caps[w + 1])
                 attempt += 1
-                if E.hand_done(main[2][E.GS_VOID], main[2][E.GS_STALLED], attempt,
-                               max_replays):
+                if E.hand_done(work.main.gs[E.GS_VOID], work.main.gs[E.GS_STALLED], attempt,
+                               run.max_replays):
                     break
         n_rows[w] = row - caps[w]
 
 
 @njit(cache=True, _nrt=False)
-def play_branch(seed, game, hand_no, attempt, dealer, rules, pol, turn, seat, act, by_seat, t,
-                out):
-    """Hand ``hand_no`` of ``game`` (attempt ``attempt``) played as usual up to table turn
+def play_branch(deal, rules, pol, turn, seat, act, by_seat, t, out):
+    """Hand attempt ``deal`` (a :data:`.table.Deal`) played as usual up to table turn
     ``turn``, where ``seat``'s take or call is forced to ``act``, then to its end; scored into
     ``out``. With ``t``'s log on this is the branch's move log (:mod:`kalooki_sim.decisions`)."""
-    E.start_hand(seed, game, hand_no, attempt, dealer, rules, t)
+    E.start_hand(rules, t, deal)
     done = False
-    while not done and t[2][E.GS_TURNS] < turn - 1:
+    while not done and t.gs[E.GS_TURNS] < turn - 1:
         done = E.one_turn(rules, pol, t)
     if not done:
         if by_seat:
-            E.seat_stock(t[2], t[2][E.GS_CUR], rules[E.R_PLAYERS])
-        t[2][E.GS_FORCE_MASK] = 1 << seat
-        t[2][E.GS_FORCE_ACTS] = (1 << seat) if act else 0
+            E.seat_stock(t.gs, t.gs[E.GS_CUR], rules[E.R_PLAYERS])
+        t.gs[E.GS_FORCE_MASK] = 1 << seat
+        t.gs[E.GS_FORCE_ACTS] = (1 << seat) if act else 0
         E.play_out(rules, pol, t)
-    E.score_hand(rules, t, out, 0, game, hand_no, attempt, dealer)
-    return t[2][E.GS_VOID]
+    E.score_hand(rules, t, deal, out, 0)
+    return t.gs[E.GS_VOID]
 
 
 # -- the advisor's rollouts ----------------------------------------------------------------------
@@ -406,13 +418,13 @@ def _sample_situation(base, t, pool, n_pool, opp_sizes, pile_extra, rst):
     """Table ``t`` = ``base`` with the hidden cards dealt at random: ``opp_sizes[p]`` to each
     seat ``p``, ``pile_extra`` under the pile's top card, the rest to the stock."""
     copy_state(base, t, False)
-    stock = t[3]
+    stock = t.stock
     for i in range(n_pool):
         stock[i] = pool[i]
     R.shuffle(rst, stock, n_pool)
-    hand = t[0]
-    gs = t[2]
-    disc = t[4]
+    hand = t.hand
+    gs = t.gs
+    disc = t.disc
     n = n_pool
     for p in range(opp_sizes.shape[0]):
         for _ in range(opp_sizes[p]):
@@ -439,11 +451,11 @@ def play_pair(rules, pol, samp, br, me, force_mask, res_row):
     (C3) must be keyed by the caller. Writes ``res_row`` = (penalty, out, doubled, void,
     relative) acting, then passing (``relative``: the penalty minus the table's mean penalty,
     doubles counted, R12), and samp, br."""
-    E.seat_stock(samp[2], samp[2][E.GS_CUR], rules[E.R_PLAYERS])
+    E.seat_stock(samp.gs, samp.gs[E.GS_CUR], rules[E.R_PLAYERS])
     for act in (1, 0):
         copy_state(samp, br, False)
-        br[2][E.GS_FORCE_MASK] = force_mask
-        br[2][E.GS_FORCE_ACTS] = (1 << me) if act else 0
+        br.gs[E.GS_FORCE_MASK] = force_mask
+        br.gs[E.GS_FORCE_ACTS] = (1 << me) if act else 0
         E.play_out(rules, pol, br)
         pen, out, dbl, void = seat_outcome(rules, br, me)
         o = 0 if act else ROLL_COLS
@@ -452,31 +464,6 @@ def play_pair(rules, pol, samp, br, me, force_mask, res_row):
         res_row[o + 2] = dbl
         res_row[o + 3] = void
         res_row[o + 4] = pen - _table_mean(rules, br)
-
-
-@njit(cache=True, parallel=True)
-def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, me, force_mask,
-                  first, count, n_workers, pack_size, res):
-    """Rollouts ``first .. first + count - 1`` of the advisor: each samples the hidden cards of
-    ``base`` (its own stream, so a rollout is a function of the seed and its index), then plays
-    the sample twice (:func:`play_pair`): ``me`` acting and passing (the seats in
-    ``force_mask`` but ``me`` pass). ``res[i - first]``: :func:`play_pair`'s row."""
-    P = rules[E.R_PLAYERS]
-    per = (count + n_workers - 1) // n_workers
-    for w in prange(n_workers):
-        samp = E.new_table_jit(P, pack_size, 1)
-        br = E.new_table_jit(P, pack_size, 1)
-        rst = np.empty(2, np.uint64)
-        for j in range(w * per, min(count, w * per + per)):
-            i = first + j
-            rst[0] = R.stream_key(seed, i, 0, 0, STREAM_ROLLOUT)
-            rst[1] = uint64(0)
-            _sample_situation(base, samp, pool, n_pool, opp_sizes, pile_extra, rst)
-            # every rollout its own policy and reshuffle streams
-            for s in range(samp[13].shape[0]):
-                samp[13][s, 0] = R.stream_key(seed, i, 0, 1, s)
-                samp[13][s, 1] = uint64(0)
-            play_pair(rules, pol, samp, br, me, force_mask, res[j])
 
 
 @njit(cache=True, _nrt=False)

@@ -44,8 +44,12 @@ from .table import (
 
 
 @njit(cache=True, _nrt=False)
-def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
-    """Clear the table and key the streams (C3): deal, reshuffle, one per seat's policy."""
+def _reset_hand(rules, t, deal):
+    """Clear the table ``t`` and key the streams of ``deal`` (C3): deal, reshuffle, one per
+    seat's policy."""
+    P = rules[R_PLAYERS]
+    hand, ps, gs, rstates = t.hand, t.ps, t.gs, t.streams
+    seed, game, hand_no, attempt = deal.seed, deal.game, deal.hand_no, deal.attempt
     for i in range(GS_COLS):
         if i != GS_LOG_ON:
             gs[i] = 0
@@ -72,9 +76,11 @@ def _reset_hand(P, hand, ps, gs, rstates, seed, game, hand_no, attempt):
 
 
 @njit(cache=True, _nrt=False)
-def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
+def _deal(rules, t, dealer):
     """R1, R2, C1: shuffle the pack, deal one card at a time from the dealer's left, turn the
-    upcard as the dealer's discard. Writes hand, ps (PS_MEETS), gs, stock, disc."""
+    upcard as the dealer's discard. Writes t's hand, ps (PS_MEETS), gs, stock, disc."""
+    hand, ps, gs, stock, disc, log, rstates = t.hand, t.ps, t.gs, t.stock, t.disc, t.log, t.streams
+    cnt, ws = t.count.cnt, t.solve
     P = rules[R_PLAYERS]
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
@@ -97,7 +103,7 @@ def _deal(dealer, rules, hand, ps, gs, stock, disc, log, rstates, cnt, ws):
         _log(log, gs, EV_DEAL, seat, c, 0, 0, 0)
     for p in range(P):
         if v6 or need(hand[p], g, r) == 0:
-            v, _ = _solve_seat(hand[p], g, r, v6, 0, 0, cnt, ws[0], ws[1], ws[2], ws[3])
+            v, _ = _solve_seat(hand[p], g, r, v6, 0, 0, cnt, ws)
             ps[p, PS_MEETS] = 1 if v >= 0 else 0
     n -= 1
     disc[0] = stock[n]

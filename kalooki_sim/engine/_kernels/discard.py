@@ -166,7 +166,7 @@ def _best_keeper(seat, hand, rules, pol, pw, live, now, cand, m, w):
     # right after _keepers: the hand is loaded and its tables kept
     outs_h, all_live = _outs_scan(seat, hand, rules, pw, live, now, ALL_CODES, 0.0, 0.0,
                                   -1e300, _keepers_load(rules))
-    NP.keep_whole(pw[2])  # the base of each candidate's tables
+    NP.keep_whole(pw.scratch)  # the base of each candidate's tables
     stand = _stand_mask(seat, hand, rules, pw, cand, m)
     best = -1
     best_i = m
@@ -223,7 +223,7 @@ def _stand_mask(seat, hand, rules, pw, cand, m):
         for i in range(m):
             if cand[i] >= (1 << 40):
                 c = (cand[i] & ((1 << 40) - 1)) % 64
-                if NP.runs_stand(pw[0], hand[seat, JOKER], av, pw[2], c):
+                if NP.runs_stand(pw.cnt, hand[seat, JOKER], av, pw.scratch, c):
                     stand |= 1 << i
     return stand
 
@@ -345,9 +345,11 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
 
 
 @njit(cache=True, _nrt=False)
-def _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw):
+def _discard_phase(rules, pol, t, cur):
     """R6.3: discard a natural card, which goes live for R9; a hand of jokers only ends the turn
-    with no discard and nothing on offer (C2). Writes hand, gs, disc."""
+    with no discard and nothing on offer (C2). Writes t's hand, gs, disc."""
+    hand, ps, gs, disc, melds, log = t.hand, t.ps, t.gs, t.disc, t.melds, t.log
+    pst, pw = t.streams[2 + cur], t.count
     if _hand_size(hand[cur]) == 0:
         return
     dc = _choose_discard(cur, hand, ps, gs, melds, rules, pol, pst, pw)

@@ -224,10 +224,10 @@ def _completes(seat, card, hand, rules, pw):
     av = hand[_seen_row(hand) + 1]
     _avail(seat, hand, rules, av)
     hand[seat, card] += 1
-    j = _fill_counts(hand[seat], pw[0])
+    j = _fill_counts(hand[seat], pw.cnt)
     # only "is it 0?" is asked: the search stops at its first level (a count capped at 0)
-    n = NK.needed_upto(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw[1],
-                       pw[2], 0)
+    n = NK.needed_upto(pw.cnt, j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw.opts,
+                       pw.scratch, 0)
     hand[seat, card] -= 1
     return n == 0
 
@@ -292,11 +292,13 @@ def _draw_card(seat, ev, hand, gs, stock, disc, log, rstates):
 
 
 @njit(cache=True, _nrt=False)
-def _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw):
+def _draw_phase(rules, pol, t, cur):
     """R9 then R6.1: the live discard to the next player (take) or a caller, then the draw.
 
-    Writes hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
+    Writes t's hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
     """
+    hand, ps, gs, stock, disc, log, rstates = t.hand, t.ps, t.gs, t.stock, t.disc, t.log, t.streams
+    pw = t.count
     took = False
     if gs[GS_LIVE] == 1:
         gs[GS_LIVE] = 0

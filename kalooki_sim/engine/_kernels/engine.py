@@ -155,19 +155,29 @@ from .table import (  # noqa: F401  (re-exported for the Python layers)
     R_TULUKI,
     R_V4,
     R_V6,
+    Count,
+    Deal,
+    Rows,
+    Run,
+    Solve,
+    Table,
     _log,
+    copy_table,
+    flat_table,
     new_table,
     new_table_jit,
+    table_of,
 )
 from .tuluki import _tuluki_draw_phase
 
 
 @njit(cache=True, _nrt=False)
-def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, pw, tmp):
-    """The turn of seat ``gs[GS_CUR]``: draw and calls (R6, R9), melds (R7), lay-offs (R10,
-    R11), the discard (R6, C2). Returns True when the hand is over: someone went out (R12), the
-    stock ran out twice (R13) or the engine's turn cap was reached (stalled)."""
+def _turn(rules, pol, t):
+    """The turn of seat ``gs[GS_CUR]`` on table ``t``: draw and calls (R6, R9), melds (R7),
+    lay-offs (R10, R11), the discard (R6, C2). Returns True when the hand is over: someone went
+    out (R12), the stock ran out twice (R13) or the engine's turn cap was reached (stalled)."""
     P = rules[R_PLAYERS]
+    ps, gs, log = t.ps, t.gs, t.log
     cur = gs[GS_CUR]
     if gs[GS_TURNS] >= MAX_TURNS:
         gs[GS_VOID] = 1
@@ -179,25 +189,23 @@ def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, p
     # C3: each table turn restarts the policy streams at its own counter, so two branches of a
     # hand that differ earlier still share their randomness for the same seat and turn
     for p in range(P):
-        rstates[2 + p, 1] = uint64(gs[GS_TURNS]) << uint64(32)
+        t.streams[2 + p, 1] = uint64(gs[GS_TURNS]) << uint64(32)
     gs[GS_TAKEN_BY] = -1
     gs[GS_CALLED_BY] = -1
-    pst = rstates[2 + cur]
     _log(log, gs, EV_TURN, cur, -1, ps[cur, PS_TURNS], 0, 0)
     if rules[R_TULUKI] == 1:
-        drew = _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log,
-                                  rstates, pw, tmp)
+        drew = _tuluki_draw_phase(rules, pol, t, cur)
     else:
-        drew = _draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, log, rstates, pw)
+        drew = _draw_phase(rules, pol, t, cur)
     gs[GS_FORCE_MASK] = 0
     if not drew:
         _log(log, gs, EV_VOID, -1, -1, 0, 0, 0)
         return True
-    opened_now = _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws)
-    if ps[cur, PS_OPENED] == 1 and _hand_size(hand[cur]) > 0:
-        _lay_offs(cur, hand, gs, melds, log, rules, pol, pst, tmp)
-    _discard_phase(cur, rules, pol, hand, ps, gs, disc, melds, log, pst, pw)
-    if _hand_size(hand[cur]) == 0:
+    opened_now = _meld_phase(rules, pol, t, cur)
+    if ps[cur, PS_OPENED] == 1 and _hand_size(t.hand[cur]) > 0:
+        _lay_offs(rules, pol, t, cur)
+    _discard_phase(rules, pol, t, cur)
+    if _hand_size(t.hand[cur]) == 0:
         gs[GS_OUT] = cur
         gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
         _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
@@ -209,55 +217,46 @@ def _turn(rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, cnt, ws, p
 @njit(cache=True, _nrt=False)
 def one_turn(rules, pol, t):
     """:func:`_turn` on table ``t``; True when the hand is over."""
-    ws = (t[7], t[8], t[9], t[10])
-    pw = (t[11], t[14], t[15])
-    return _turn(rules, pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[13], t[11], ws, pw,
-                 t[12])
+    return _turn(rules, pol, t)
 
 
 @njit(cache=True, _nrt=False)
-def score_hand(rules, t, out, row0, game, hand_no, attempt, dealer):
-    """:func:`_score` on table ``t``."""
-    _score(rules, t[0], t[1], t[2], t[6], out, row0, game, hand_no, attempt, dealer)
+def score_hand(rules, t, deal, out, row0):
+    """:func:`_score` of ``deal`` on table ``t`` into ``out[row0:row0+P]``."""
+    _score(rules, t, deal, out, row0)
 
 
 @njit(cache=True, _nrt=False)
 def play_out(rules, pol, t):
-    """Play the hand on table ``t`` (a :func:`new_table` tuple) from its current state to its
-    end; the score is left to the caller."""
-    ws = (t[7], t[8], t[9], t[10])
-    pw = (t[11], t[14], t[15])
-    while not _turn(rules, pol, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[13], t[11], ws, pw,
-                    t[12]):
+    """Play the hand on table ``t`` (a :func:`new_table`) from its current state to its end;
+    the score is left to the caller."""
+    while not _turn(rules, pol, t):
         pass
 
 
 @njit(cache=True, _nrt=False)
-def start_hand(seed, game, hand_no, attempt, dealer, rules, t):
-    """Reset table ``t``, key the hand's streams and deal (R2, C1); the next player is on."""
+def start_hand(rules, t, deal):
+    """Reset table ``t``, key the streams of ``deal`` (a :data:`.table.Deal`) and deal (R2,
+    C1); the next player is on."""
     P = rules[R_PLAYERS]
-    ws = (t[7], t[8], t[9], t[10])
-    _reset_hand(P, t[0], t[1], t[2], t[13], seed, game, hand_no, attempt)
-    NP.clear_plans(t[15])
-    _deal(dealer, rules, t[0], t[1], t[2], t[3], t[4], t[6], t[13], t[11], ws)
-    t[2][GS_CUR] = (dealer + 1) % P
+    _reset_hand(rules, t, deal)
+    NP.clear_plans(t.count.scratch)
+    _deal(rules, t, deal.dealer)
+    t.gs[GS_CUR] = (deal.dealer + 1) % P
 
 
 @njit(cache=True, _nrt=False)
-def play_hand(seed, game, hand_no, attempt, dealer, rules, pol, hand, ps, gs, stock, disc,
-              melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt, tmp, rstates, n_opts,
-              n_scratch, out, row0):
-    """Play one hand attempt; write one row per seat into ``out[row0:row0+P]``; return void.
+def play_hand(deal, rules, pol, t, out, row0):
+    """Play one hand attempt ``deal`` on table ``t``; write one row per seat into
+    ``out[row0:row0+P]``; return void.
 
     Phases: reset and streams, the deal (R2, C1), then turns (:func:`_turn`) until a hand is
     empty (R12) or the stock is exhausted twice (R13), then the score (R12).
     """
-    t = (hand, ps, gs, stock, disc, melds, log, ws_opts, ws_scratch, ws_runs, ws_groups, cnt,
-         tmp, rstates, n_opts, n_scratch)
-    start_hand(seed, game, hand_no, attempt, dealer, rules, t)
+    start_hand(rules, t, deal)
     play_out(rules, pol, t)
-    _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer)
-    return gs[GS_VOID]
+    _score(rules, t, deal, out, row0)
+    return t.gs[GS_VOID]
 
 
 @njit(cache=True, _nrt=False)
@@ -289,23 +288,24 @@ def mark_attempts(out, off, first, n, cap, attempts):
 
 
 @njit(cache=True, _nrt=False)
-def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, hrows,
-               out, off, cap):
-    """Every hand of game ``game`` (block index ``i``), void ones replayed (R13, R14), the deal
-    passing left after each finished hand. Rows go to ``out[off : off + cap]``; returns the rows
-    the game needs (more than ``cap`` means the caller must play it again with more room)."""
+def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, run, t, hrows, rows):
+    """Every hand of game ``game`` (block index ``i``), void ones replayed (R13, R14, up to
+    ``run.max_replays``), the deal passing left after each finished hand. Rows go to
+    ``rows.out[off : off + cap]`` (``off``, ``cap``: ``rows.offsets[i]``, ``rows.caps[i]``);
+    returns the rows the game needs (more than ``cap`` means the caller must play it again with
+    more room)."""
     P = rules_by_hand[0, R_PLAYERS]
     dealer = first_dealer(seed, game, P)
+    out, off, cap = rows.out, rows.offsets[i], rows.caps[i]
     n = 0
     for h in range(hand_nos.shape[0]):
         attempt = 0
         first = n
         while True:
-            void = play_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h], pol,
-                             t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10],
-                             t[11], t[12], t[13], t[14], t[15], hrows, 0)
-            done = hand_done(void, t[2][GS_STALLED], attempt + 1, max_replays)
-            if done or keep_voids:
+            void = play_hand(Deal(seed, game, hand_nos[h], attempt, dealer), rules_by_hand[h],
+                             pol, t, hrows, 0)
+            done = hand_done(void, t.gs[GS_STALLED], attempt + 1, run.max_replays)
+            if done or run.keep_voids:
                 n = keep_attempt(hrows, P, i, out, off, n, cap)
             attempt += 1
             if done:
@@ -316,22 +316,26 @@ def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_vo
 
 
 @njit(cache=True, parallel=True)
-def play_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, max_replays,
-               keep_voids, out, offsets, caps, n_rows):
-    """Play ``len(games)`` games (each a list of hands) across ``n_workers`` workers.
+def play_block(seed, games, hand_nos, rules_by_hand, pol, run, rows):
+    """Play ``len(games)`` games (each a list of hands) across ``run.workers`` workers
+    (``run``: a :data:`.table.Run`).
 
     Game ``i`` has id ``games[i]`` and plays the hands ``hand_nos`` in order (one hand for
     :func:`play_hands`, the schedule for :func:`play_games`). Its rows (scored attempts, plus
-    void ones with ``keep_voids``) go to ``out[offsets[i] : offsets[i] + caps[i]]``, with
-    ``O_GAME = i``; ``n_rows[i]`` receives the rows it needed. Work is split by game, so output
-    does not depend on workers. Writes out, n_rows.
+    void ones with ``run.keep_voids``) go to ``rows.out[offsets[i] : offsets[i] + caps[i]]``
+    (``rows``: a :data:`.table.Rows`), with ``O_GAME = i``; ``rows.n_rows[i]`` receives the rows
+    it needed. Work is split by game, so output does not depend on workers. Writes rows.out,
+    rows.n_rows.
     """
     n = games.shape[0]
     P = rules_by_hand[0, R_PLAYERS]
-    per = (n + n_workers - 1) // n_workers
-    for w in prange(n_workers):
-        t = new_table_jit(P, pack_size, 1)
+    per = (n + run.workers - 1) // run.workers
+    # a namedtuple's arrays are read into locals before prange: Numba's parallel loops do not
+    # write through to arrays reached inside a tuple argument
+    out, offsets, caps, n_rows = rows.out, rows.offsets, rows.caps, rows.n_rows
+    for w in prange(run.workers):
+        t = new_table_jit(P, run.pack_size, 1)
         hrows = np.zeros((P, O_COLS), np.int32)
         for i in range(w * per, min(n, w * per + per)):
-            n_rows[i] = _play_game(seed, i, games[i], hand_nos, rules_by_hand, pol, max_replays,
-                                   keep_voids, t, hrows, out, offsets[i], caps[i])
+            n_rows[i] = _play_game(seed, i, games[i], hand_nos, rules_by_hand, pol, run, t,
+                                   hrows, Rows(out, offsets, caps, n_rows))

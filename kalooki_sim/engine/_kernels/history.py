@@ -27,6 +27,7 @@ History events are rows ``(seat, kind, card)`` (``int64``), engine seats, kinds 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange, uint64
@@ -56,6 +57,17 @@ STREAM_PRIOR = 1 << 25  # the advisor's past turns of each sample (apart from se
 STREAM_HISTORY = 1 << 26  # the random unknown cards given back in the backwards replay
 RANK_COLS = 14  # A, 2, ..., K, joker
 
+#: the cards a player cannot see, as the rollouts deal them (:func:`.branch._sample_situation`):
+#: ``pool[:n_pool]`` the hidden cards, ``opp_sizes[p]`` of them to each seat ``p``,
+#: ``pile_extra`` under the pile's top card, the rest to the stock
+Hidden = namedtuple("Hidden", ["pool", "n_pool", "opp_sizes", "pile_extra"])
+#: the table's public history (rows ``ev[:n_ev]``, :func:`history_logw`) and whether each
+#: sample replays the unopened opponents' past turns (``prior``, :func:`forward_prior`)
+History = namedtuple("History", ["ev", "n_ev", "prior"])
+#: what each rollout writes: ``res[j]`` (:func:`.branch.play_pair`'s row), ``logw[j]`` and
+#: ``ranks[j]`` (:func:`rank_counts` of the sample)
+Rollouts = namedtuple("Rollouts", ["res", "logw", "ranks"])
+
 
 @njit(cache=True, _nrt=False)
 def _drop_known(hand, seat, sign):
@@ -73,15 +85,15 @@ def forward_prior(rules, pol, t, me, rst):
     holds stay out of the choice), the discard going back in the draw's place; then the stock
     is shuffled again (``rst``). Hand sizes and the stock's size and contents as a multiset of
     the hidden cards are kept. Writes t's hands, stock, memo; returns the turns replayed."""
-    hand = t[0]
-    ps = t[1]
-    gs = t[2]
-    stock = t[3]
+    hand = t.hand
+    ps = t.ps
+    gs = t.gs
+    stock = t.stock
     P = ps.shape[0]
     n = gs[GS_STOCK_N]
     if n == 0:
         return 0
-    pw = (t[11], t[14], t[15])
+    pw = t.count
     pos = n - 1
     done = 0
     for s in range(P):
@@ -91,7 +103,7 @@ def forward_prior(rules, pol, t, me, rst):
         for _ in range(ps[s, PS_TURNS]):
             c = stock[pos]
             hand[s, c] += 1
-            d = _choose_discard(s, hand, ps, gs, t[5], rules, pol, rst, pw)
+            d = _choose_discard(s, hand, ps, gs, t.melds, rules, pol, rst, pw)
             if d < 0:  # only jokers (C2): the card stays, the draw is undone
                 d = c
             hand[s, d] -= 1
@@ -131,10 +143,10 @@ def _give_back_unknown(hand, seat, rst):
 def _discard_weight(rules, pol, t, seat, card, rst):
     """Weight of ``seat`` discarding ``card`` from its hand (which holds it): 1 if the model
     chooses it, ``W_KEEP`` if its loss keeps the model's count of cards needed, else ``EPS``."""
-    hand = t[0]
-    ps = t[1]
-    pw = (t[11], t[14], t[15])
-    if _choose_discard(seat, hand, ps, t[2], t[5], rules, pol, rst, pw) == card:
+    hand = t.hand
+    ps = t.ps
+    pw = t.count
+    if _choose_discard(seat, hand, ps, t.gs, t.melds, rules, pol, rst, pw) == card:
         return 1.0
     now = _needed_memo(seat, hand, ps, rules, pol, pw)
     hand[seat, card] -= 1
@@ -146,13 +158,13 @@ def _discard_weight(rules, pol, t, seat, card, rst):
 @njit(cache=True, _nrt=False)
 def _wants(rules, pol, t, seat, card, kind, rst):
     """Would the model of ``seat`` take (``kind`` take) or call this card now (R9)?"""
-    hand = t[0]
-    ps = t[1]
-    pw = (t[11], t[14], t[15])
+    hand = t.hand
+    ps = t.ps
+    pw = t.count
     if kind == H_TAKE or kind == H_PASS_TAKE:
-        return _wants_card(seat, card, hand, ps, t[2], rules, pol, rst, P_TAKE_GAIN, pw)
+        return _wants_card(seat, card, hand, ps, t.gs, rules, pol, rst, P_TAKE_GAIN, pw)
     return ps[seat, PS_CALLS] < _call_limit(seat, rules, pol) and _wants_card(
-        seat, card, hand, ps, t[2], rules, pol, rst, P_CALL_GAIN, pw)
+        seat, card, hand, ps, t.gs, rules, pol, rst, P_CALL_GAIN, pw)
 
 
 @njit(cache=True, _nrt=False)
@@ -160,8 +172,8 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
     """Log-weight of the sampled table ``t`` given the history ``ev[:n_ev]`` (rows seat, kind,
     card, in table order): the events are replayed backwards on each opponent's hand (see the
     module docstring); ``rst`` gives the unknown cards undone. Writes t's hands (use a copy)."""
-    ps = t[1]
-    hand = t[0]
+    ps = t.ps
+    hand = t.hand
     lw = 0.0
     log_eps = math.log(EPS)
     log_keep = math.log(W_KEEP)
@@ -196,7 +208,7 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
 @njit(cache=True, _nrt=False)
 def rank_counts(t, out):
     """``out[p, r]``: the copies of rank ``r + 1`` (r = 13: jokers) in seat ``p``'s hand."""
-    hand = t[0]
+    hand = t.hand
     for p in range(out.shape[0]):
         for r in range(RANK_COLS):
             out[p, r] = 0
@@ -206,26 +218,31 @@ def rank_counts(t, out):
 
 
 @njit(cache=True, parallel=True)
-def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, me, force_mask,
-                  first, count, n_workers, pack_size, ev, n_ev, prior, res, logw, ranks):
+def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first, count, run, out):
     """The advisor's rollouts ``first .. first + count - 1`` read from the table: each deals the
-    hidden cards of ``base`` (:func:`.branch._sample_situation`, its own stream), replays the
-    opponents' past turns when ``prior`` (:func:`forward_prior`), weighs the sample by the
-    history ``ev[:n_ev]`` (:func:`history_logw`, on a copy) and plays it both ways
-    (:func:`.branch.play_pair`). Writes ``res[j]`` (play_pair's row), ``logw[j]`` and
-    ``ranks[j]`` (:func:`rank_counts` of the sample), ``j = i - first``."""
+    ``hidden`` cards (a :data:`Hidden`) around ``base`` (:func:`.branch._sample_situation`, its
+    own stream), replays the opponents' past turns when ``history.prior``
+    (:func:`forward_prior`), weighs the sample by the history (:func:`history_logw`, on a copy)
+    and plays it both ways (:func:`.branch.play_pair`) over ``run.workers`` workers (a
+    :data:`.table.Run`). Writes ``out`` (a :data:`Rollouts`) at ``j = i - first``."""
     P = rules[E.R_PLAYERS]
-    per = (count + n_workers - 1) // n_workers
-    for w in prange(n_workers):
-        samp = E.new_table_jit(P, pack_size, 1)
-        br = E.new_table_jit(P, pack_size, 1)
+    per = (count + run.workers - 1) // run.workers
+    # a namedtuple's arrays are read into locals before prange: Numba's parallel loops do not
+    # write through to arrays reached inside a tuple argument
+    flat = E.flat_table(base)
+    pool, n_pool, opp_sizes, pile_extra = hidden
+    ev, n_ev, prior = history
+    res, logw, ranks = out
+    for w in prange(run.workers):
+        samp = E.new_table_jit(P, run.pack_size, 1)
+        br = E.new_table_jit(P, run.pack_size, 1)
         rst = np.empty(2, np.uint64)
         hst = np.empty(2, np.uint64)
         for j in range(w * per, min(count, w * per + per)):
             i = first + j
             rst[0] = R.stream_key(seed, i, 0, 0, B.STREAM_ROLLOUT)
             rst[1] = uint64(0)
-            B._sample_situation(base, samp, pool, n_pool, opp_sizes, pile_extra, rst)
+            B._sample_situation(E.table_of(flat), samp, pool, n_pool, opp_sizes, pile_extra, rst)
             if prior:
                 rst[0] = R.stream_key(seed, i, 0, 0, STREAM_PRIOR)
                 rst[1] = uint64(0)
@@ -238,7 +255,7 @@ def rollout_block(seed, rules, pol, base, pool, n_pool, opp_sizes, pile_extra, m
                 logw[j] = history_logw(rules, pol, br, me, ev, n_ev, hst)
             else:
                 logw[j] = 0.0
-            for s in range(samp[13].shape[0]):
-                samp[13][s, 0] = R.stream_key(seed, i, 0, 1, s)
-                samp[13][s, 1] = uint64(0)
+            for s in range(samp.streams.shape[0]):
+                samp.streams[s, 0] = R.stream_key(seed, i, 0, 1, s)
+                samp.streams[s, 1] = uint64(0)
             B.play_pair(rules, pol, samp, br, me, force_mask, res[j])

@@ -171,8 +171,10 @@ def _add_meld_from_solver(seat, hand, ps, gs, melds, log, out_runs, out_groups, 
 
 
 @njit(cache=True, _nrt=False)
-def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
+def _lay_offs(rules, pol, t, seat):
     """R10/R11: lay off cards on any melds; greedy lays every legal one, random each with p=1/2."""
+    hand, gs, melds, log, tmp = t.hand, t.gs, t.melds, t.log, t.tmp
+    pstate = t.streams[2 + seat]
     rnd = pol[seat, P_RANDOM] > 0
     changed = True
     while changed:
@@ -222,24 +224,25 @@ def _lay_offs(seat, hand, gs, melds, log, rules, pol, pstate, tmp):
 
 
 @njit(cache=True, _nrt=False)
-def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
+def _meld_phase(rules, pol, t, cur):
     """R7: open with the contract (plus extra own melds), or, once opened, lay further own melds
     of ranks and suits not yet owned (R5). Returns True if ``cur`` opened this turn."""
+    hand, ps, gs, melds, log = t.hand, t.ps, t.gs, t.melds, t.log
+    pst, cnt, ws = t.streams[2 + cur], t.count.cnt, t.solve
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
     if ps[cur, PS_OPENED] == 1:
         if (_hand_size(hand[cur]) > 0 and (pol[cur, P_RANDOM] <= 0 or R.below(pst, 2) == 1)
                 and _may_meld(hand[cur], ps[cur, PS_BAN_R], ps[cur, PS_BAN_S])):
-            v, _ = _solve_seat(hand[cur], 0, 0, v6, ps[cur, PS_BAN_R], ps[cur, PS_BAN_S], cnt,
-                               ws[0], ws[1], ws[2], ws[3])
+            v, _ = _solve_seat(hand[cur], 0, 0, v6, ps[cur, PS_BAN_R], ps[cur, PS_BAN_S], cnt, ws)
             if v > 0:
-                _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws[2], ws[3], 0, 0, v6)
+                _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws.runs, ws.groups, 0, 0, v6)
         return False
     # need() is 0 whenever the hand can open, so the solver runs only then
     if not (v6 or need(hand[cur], g, r) == 0):
         return False
-    v, nc = _solve_seat(hand[cur], g, r, v6, 0, 0, cnt, ws[0], ws[1], ws[2], ws[3])
+    v, nc = _solve_seat(hand[cur], g, r, v6, 0, 0, cnt, ws)
     if v < 0:
         return False
     go = True
@@ -252,7 +255,7 @@ def _meld_phase(cur, rules, pol, hand, ps, gs, melds, log, pst, cnt, ws):
     if not go:
         return False
     _log(log, gs, EV_OPEN, cur, -1, 0, 0, 0)
-    _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws[2], ws[3], g, r, v6)
+    _add_meld_from_solver(cur, hand, ps, gs, melds, log, ws.runs, ws.groups, g, r, v6)
     ps[cur, PS_OPENED] = 1
     ps[cur, PS_OPEN_TURN] = ps[cur, PS_TURNS]
     if gs[GS_FIRST_DOWN] < 0:

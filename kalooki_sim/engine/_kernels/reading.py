@@ -166,10 +166,11 @@ def _cost_hist(hrow):
 
 
 @njit(cache=True, _nrt=False)
-def _solve_seat(hrow, g, r, v6, ban_r, ban_s, cnt, ws_opts, ws_scratch, ws_runs, ws_groups):
-    """The solver on one seat's hand: ``(value, cards)``; melds land in ws_runs / ws_groups."""
+def _solve_seat(hrow, g, r, v6, ban_r, ban_s, cnt, ws):
+    """The solver on one seat's hand: ``(value, cards)``; melds land in ``ws.runs`` /
+    ``ws.groups`` (``ws``: the table's :data:`.table.Solve`)."""
     j = _fill_counts(hrow, cnt)
-    return solve_kernel(cnt, j, g, r, v6, ws_opts, ws_scratch, ws_runs, ws_groups, ban_r, ban_s)
+    return solve_kernel(cnt, j, g, r, v6, ws.opts, ws.scratch, ws.runs, ws.groups, ban_r, ban_s)
 
 
 @njit(cache=True, _nrt=False)
@@ -392,10 +393,10 @@ def _needed_upto(seat, hand, rules, pol, pw, cap, floor):
 @njit(cache=True, _nrt=False, inline="always")
 def _load_counts(seat, hand, rules, pw):
     """The kernel's view of ``seat``'s hand: the copies it may still get (a scratch row of
-    ``hand``) and its counts in ``pw[0]``; returns ``(avail, jokers)``."""
+    ``hand``) and its counts in ``pw.cnt``; returns ``(avail, jokers)``."""
     av = hand[_seen_row(hand) + 1]
     _avail(seat, hand, rules, av)
-    return av, _fill_counts(hand[seat], pw[0])
+    return av, _fill_counts(hand[seat], pw.cnt)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -422,7 +423,7 @@ def _exact_upto(seat, hand, rules, pw, card, cap, floor):
 
 @njit(cache=True, _nrt=False)
 def _exact_of(seat, rules, pw, av, j, card, off, cap, floor):
-    """:func:`_exact_upto` of the hand loaded in ``pw[0]`` (``av``, ``j`` as
+    """:func:`_exact_upto` of the hand loaded in ``pw.cnt`` (``av``, ``j`` as
     :func:`_load_counts` gives them); ``off``: in mixed contracts (not V6's complete suit), a
     natural just taken out of a hand whose tables :func:`.plus.prepare_plus` kept (a keep
     check, :func:`.plus.needed_moved`), or -1."""
@@ -431,19 +432,19 @@ def _exact_of(seat, rules, pw, av, j, card, off, cap, floor):
     v6 = rules[R_V6] == 1
     pc = NK.NO_WAY
     if _plan_ok(seat, rules):
-        pc = NP.plan_cost(pw[0], j, g, r, av, pw[2], NK.W_PLANS + 20 * seat, cap)
+        pc = NP.plan_cost(pw.cnt, j, g, r, av, pw.scratch, NK.W_PLANS + 20 * seat, cap)
         if pc <= floor:
             return pc
     cap2 = min(cap, pc - 1 if pc < NK.NO_WAY else NK.NO_WAY)
-    pw[2][NK.W_LEAF + 16] = 0
+    pw.scratch[NK.W_LEAF + 16] = 0
     if off >= 0:
-        n = NP.needed_moved(pw[0], j, g, r, av, pw[1], pw[2], off, -1, cap2, floor)
+        n = NP.needed_moved(pw.cnt, j, g, r, av, pw.opts, pw.scratch, off, -1, cap2, floor)
     elif 0 <= card < JOKER and _mixed(rules):
-        n = NP.needed_cut(pw[0], j, g, r, av, pw[1], pw[2], card, cap2, floor)
+        n = NP.needed_cut(pw.cnt, j, g, r, av, pw.opts, pw.scratch, card, cap2, floor)
     else:
-        n = NK.needed_upto(pw[0], j, g, r, v6, av, pw[1], pw[2], cap2, floor)
+        n = NK.needed_upto(pw.cnt, j, g, r, v6, av, pw.opts, pw.scratch, cap2, floor)
     if n <= cap2:
-        NP.keep_plan(pw[2], seat)
+        NP.keep_plan(pw.scratch, seat)
     elif pc < NK.NO_WAY and pc <= cap:
         n = pc  # above pc - 1 and at most pc
     return n
@@ -479,7 +480,7 @@ def _prepare_keeps(seat, hand, rules, pw, av):
     if not _mixed(rules):
         return False, av, 0
     av, j = _load_counts(seat, hand, rules, pw)
-    NP.prepare_plus(pw[0], j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw[2])
+    NP.prepare_plus(pw.cnt, j, rules[R_GROUPS], rules[R_RUNS], rules[R_V6] == 1, av, pw.scratch)
     return True, av, j
 
 
@@ -498,10 +499,10 @@ def _keep_upto(seat, hand, rules, pw, av, j, c, now):
 @njit(cache=True, _nrt=False, inline="always")
 def _let_go(seat, hand, rules, pw, av, c):
     """Take the natural ``c`` out of ``seat``'s loaded hand: its row of ``hand``, its counts
-    (``pw[0]``) and ``av`` (the copy let go may come back, unless dead). Returns ``av[c]``
+    (``pw.cnt``) and ``av`` (the copy let go may come back, unless dead). Returns ``av[c]``
     as it was, for :func:`_take_back`."""
     hand[seat, c] -= 1
-    pw[0][c // 13, c % 13 + 1] -= 1
+    pw.cnt[c // 13, c % 13 + 1] -= 1
     was = av[c]
     left = _copies_left(seat, hand, rules, c)
     av[c] = left if left > 0 else 0
@@ -512,7 +513,7 @@ def _let_go(seat, hand, rules, pw, av, c):
 def _take_back(seat, hand, pw, av, c, was):
     """Undo :func:`_let_go` (``was``: what it returned)."""
     av[c] = was
-    pw[0][c // 13, c % 13 + 1] += 1
+    pw.cnt[c // 13, c % 13 + 1] += 1
     hand[seat, c] += 1
 
 
@@ -523,7 +524,7 @@ def _plan_keeps(seat, hand, rules, pw, av, j, c, now):
     count, so at ``now`` it proves the keep without a search; above, it says nothing. After
     :func:`_prepare_keeps`; the hand, its counts and ``av`` are left as they were."""
     was = _let_go(seat, hand, rules, pw, av, c)
-    pc = NP.plan_cost(pw[0], j, rules[R_GROUPS], rules[R_RUNS], av, pw[2],
+    pc = NP.plan_cost(pw.cnt, j, rules[R_GROUPS], rules[R_RUNS], av, pw.scratch,
                       NK.W_PLANS + 20 * seat, now)
     _take_back(seat, hand, pw, av, c, was)
     return pc <= now
@@ -545,13 +546,13 @@ def _keepers(seat, hand, rules, pol, pw, cand, m, now):
     keeps = 0
     if _one_kind(rules):
         av, j = _load_counts(seat, hand, rules, pw)
-        cnt = pw[0]
+        cnt = pw.cnt
         g = rules[R_GROUPS]
         r = rules[R_RUNS]
         v6 = rules[R_V6] == 1
-        NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+        NP.prepare_plus(cnt, j, g, r, v6, av, pw.scratch)
         for i in range(m):
-            if NP.root_moved(cnt, j, g, r, v6, av, pw[2], cand[i] % 64, -1) <= now:
+            if NP.root_moved(cnt, j, g, r, v6, av, pw.scratch, cand[i] % 64, -1) <= now:
                 keeps += 1
                 cand[i] += 1 << 40
         return keeps
@@ -594,7 +595,7 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=Fals
         j = hand[seat, JOKER]
     else:
         av, j = _load_counts(seat, hand, rules, pw)
-    cnt = pw[0]
+    cnt = pw.cnt
     g = rules[R_GROUPS]
     r = rules[R_RUNS]
     v6 = rules[R_V6] == 1
@@ -606,9 +607,9 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=Fals
         left = _copies_left(seat, hand, rules, off)
         av[off] = left if left > 0 else 0
         if exact:
-            NP.prepare_moved(cnt, j, g, r, v6, av, pw[2], off, -1)
+            NP.prepare_moved(cnt, j, g, r, v6, av, pw.scratch, off, -1)
     elif exact and not loaded:
-        NP.prepare_plus(cnt, j, g, r, v6, av, pw[2])
+        NP.prepare_plus(cnt, j, g, r, v6, av, pw.scratch)
     left = 0
     for x in range(JOKER + 1):
         if (cands >> x) & 1 and live[x] > 0:
@@ -622,9 +623,10 @@ def _outs_scan(seat, hand, rules, pw, live, nd, cands, pen, w, beat, loaded=Fals
             break
         left -= live[x]
         if exact:
-            n2 = NP.root_moved(cnt, j, g, r, v6, av, pw[2], x, 1)
+            n2 = NP.root_moved(cnt, j, g, r, v6, av, pw.scratch, x, 1)
         else:
-            n2 = NP.needed_plus(cnt, j, g, r, v6, av, pw[1], pw[2], x, nd - 1, max(0, nd - 1))
+            n2 = NP.needed_plus(cnt, j, g, r, v6, av, pw.opts, pw.scratch, x, nd - 1,
+                                max(0, nd - 1))
         if n2 > nd - 1:
             continue
         mask |= 1 << x

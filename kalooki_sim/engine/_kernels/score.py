@@ -58,9 +58,12 @@ def hand_doubled(rules, gs):
 
 
 @njit(cache=True, _nrt=False)
-def _score(rules, hand, ps, gs, log, out, row0, game, hand_no, attempt, dealer):
-    """R12: penalties of the cards left, doubled after an out on the opening (V4: only by the
-    first down); nothing scores in a void hand (R13). Writes ``out[row0:row0+P]``."""
+def _score(rules, t, deal, out, row0):
+    """R12: penalties of the cards left on table ``t``, doubled after an out on the opening (V4:
+    only by the first down); nothing scores in a void hand (R13). Writes ``out[row0:row0+P]``
+    (rows of ``deal``)."""
+    hand, ps, gs, log = t.hand, t.ps, t.gs, t.log
+    game, hand_no, attempt, dealer = deal.game, deal.hand_no, deal.attempt, deal.dealer
     P = rules[R_PLAYERS]
     out_seat = gs[GS_OUT]
     doubled = hand_doubled(rules, gs)

@@ -38,6 +38,8 @@ decisions).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit, prange, uint64
 
@@ -54,11 +56,16 @@ SEARCH_LOOKS = 3  # looks of a search seat's sequential rule (issue 29)
 Z_LOOK = 2.393980  # the normal quantile 1 - 0.05 / (2 * SEARCH_LOOKS): two-sided 5% / 3
 SEARCH_MIN = 8  # no decision from fewer rollouts (the t bound's approximation holds from 8)
 
+#: a worker's search workspace (see the module docstring)
+SearchWork = namedtuple("SearchWork", ["snap", "kb", "samp", "br", "pool", "opp", "counts",
+                                       "res", "mpol", "rst", "seats", "kinds", "taken"])
+
 
 @njit(cache=True)
 def new_search_ws(P, pack_size):
     """A worker's search workspace (layout in the module docstring)."""
-    return (E.new_table_jit(P, pack_size, 1), E.new_table_jit(P, pack_size, 1),
+    return SearchWork(
+            E.new_table_jit(P, pack_size, 1), E.new_table_jit(P, pack_size, 1),
             E.new_table_jit(P, pack_size, 1), E.new_table_jit(P, pack_size, 1),
             np.zeros(pack_size, np.int64), np.zeros(P, np.int64),
             np.zeros(E.N_CODES, np.int64), np.zeros(2 * B.ROLL_COLS),
@@ -76,9 +83,9 @@ def knowledge(seat, t, kb, counts, pool, opp):
     cards. The hand memos, the others' plans and the dealt-hand flags, read from hidden
     hands, are cleared. Writes kb, counts, pool, opp; returns ``n``."""
     B.copy_state(t, kb, False)
-    NP.clear_plans(kb[15], seat)
-    hand = kb[0]
-    ps = kb[1]
+    NP.clear_plans(kb.count.scratch, seat)
+    hand = kb.hand
+    ps = kb.ps
     P = E._seen_row(hand)
     for c in range(E.N_CODES):
         counts[c] = 0
@@ -96,13 +103,13 @@ def knowledge(seat, t, kb, counts, pool, opp):
             counts[c] += h
             hand[p, c] -= h
             opp[p] += h
-    stock = t[3]
-    for i in range(t[2][E.GS_STOCK_N]):
+    stock = t.stock
+    for i in range(t.gs[E.GS_STOCK_N]):
         counts[stock[i]] += 1
     for r in range(P + 1, P + 4):  # the policies' scratch rows
         for c in range(E.N_CODES):
             hand[r, c] = 0
-    kb[3][:] = 0
+    kb.stock[:] = 0
     n = 0
     for c in range(E.N_CODES):
         for _ in range(counts[c]):
@@ -116,11 +123,11 @@ def _prepare(rules, pol, t, sw, seat):
     """The rollouts' policies (row ``P + seat`` for every seat) into ``sw``'s ``mpol`` and the
     seat's knowledge into ``kb``/``pool``; returns the hidden cards' count."""
     P = rules[E.R_PLAYERS]
-    mpol = sw[8]
+    mpol = sw.mpol
     for p in range(P):
         for j in range(E.NPARAM):
             mpol[p, j] = pol[P + seat, j]
-    return knowledge(seat, t, sw[1], sw[6], sw[4], sw[5])
+    return knowledge(seat, t, sw.kb, sw.counts, sw.pool, sw.opp)
 
 
 @njit(cache=True, _nrt=False)
@@ -129,18 +136,18 @@ def _one_rollout(rules, pol, t, sw, seat, ask_mask, n_pool, i):
     at random, each unopened opponent's past turns replayed by the player model
     (:func:`.history.forward_prior`, as the advisor's ``past_turns``), then act minus pass
     of its relative penalty (own penalty with ``P_SEARCH_PENALTY``)."""
-    kb, samp, br = sw[1], sw[2], sw[3]
-    pool, opp, res, mpol, rst = sw[4], sw[5], sw[7], sw[8], sw[9]
-    base = t[13][0, 0]  # the hand's deal key: seed, game, hand, attempt (C3)
-    turn = t[2][E.GS_TURNS] + 1
+    kb, samp, br = sw.kb, sw.samp, sw.br
+    pool, opp, res, mpol, rst = sw.pool, sw.opp, sw.res, sw.mpol, sw.rst
+    base = t.streams[0, 0]  # the hand's deal key: seed, game, hand, attempt (C3)
+    turn = t.gs[E.GS_TURNS] + 1
     rst[0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH)
     rst[1] = uint64(0)
     B._sample_situation(kb, samp, pool, n_pool, opp, 0, rst)
     # the stock left is read: each unopened opponent's past turns replayed (issue 29)
     H.forward_prior(rules, mpol, samp, seat, rst)
-    for r in range(samp[13].shape[0]):
-        samp[13][r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
-        samp[13][r, 1] = uint64(0)
+    for r in range(samp.streams.shape[0]):
+        samp.streams[r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
+        samp.streams[r, 1] = uint64(0)
     B.play_pair(rules, mpol, samp, br, seat, ask_mask, res)
     j = 0 if pol[seat, E.P_SEARCH_PENALTY] > 0 else 4  # own penalty, or relative
     return res[j] - res[B.ROLL_COLS + j]
@@ -219,9 +226,9 @@ def rollout_decision(rules, pol, t, sw, seat, ask_mask):
 def brings_closer(rules, pol, t, seat):
     """Does the live discard cut ``seat``'s cards still needed (its policy's count, as the
     expert's take and call rules read it)? Writes the seat's count memo on ``t`` (a cache)."""
-    hand, ps, gs = t[0], t[1], t[2]
-    D = t[4][gs[E.GS_DISC_N] - 1]
-    pw = (t[11], t[14], t[15])
+    hand, ps, gs = t.hand, t.ps, t.gs
+    D = t.disc[gs[E.GS_DISC_N] - 1]
+    pw = t.count
     before = _needed_memo(seat, hand, ps, rules, pol, pw)
     hand[seat, D] += 1
     after = _needed_memo_upto(seat, hand, ps, rules, pol, pw, before - 1)
@@ -236,31 +243,31 @@ def _may_search(rules, pol, t):
     if pol.shape[0] < 2 * P or rules[E.R_TULUKI] == 1:
         return False
     for s in range(P):
-        if (pol[s, E.P_SEARCH] > 0 and t[1][s, E.PS_OPENED] == 0
-                and s != t[2][E.GS_DISCARDER]):
+        if (pol[s, E.P_SEARCH] > 0 and t.ps[s, E.PS_OPENED] == 0
+                and s != t.gs[E.GS_DISCARDER]):
             return True
     return False
 
 
 @njit(cache=True, _nrt=False)
 def search_offers(rules, pol, t, sw):
-    """Before the turn of ``t[2][GS_CUR]``: decide by :func:`rollout_value` the take or call of
+    """Before the turn of ``t.gs[GS_CUR]``: decide by :func:`rollout_value` the take or call of
     every search seat the live discard will reach, in R9's order, and force the answers on
     ``t`` (``GS_FORCE_*``). A seat at its own call limit passes without search. Writes t's gs,
     sw."""
-    gs = t[2]
+    gs = t.gs
     if gs[E.GS_LIVE] != 1 or gs[E.GS_TURNS] >= E.MAX_TURNS or not _may_search(rules, pol, t):
         return
     P = rules[E.R_PLAYERS]
-    snap, seats, kinds, taken = sw[0], sw[10], sw[11], sw[12]
+    snap, seats, kinds, taken = sw.snap, sw.seats, sw.kinds, sw.taken
     mask = 0
     acts = 0
     for _ in range(P):
         B.copy_state(t, snap, False)
-        snap[2][E.GS_FORCE_MASK] = mask
-        snap[2][E.GS_FORCE_ACTS] = acts
+        snap.gs[E.GS_FORCE_MASK] = mask
+        snap.gs[E.GS_FORCE_ACTS] = acts
         E.one_turn(rules, pol, snap)  # a dry run: who is asked
-        nd = B._offer_decisions(rules, t, snap[2][E.GS_TAKEN_BY], snap[2][E.GS_CALLED_BY],
+        nd = B._offer_decisions(rules, t, snap.gs[E.GS_TAKEN_BY], snap.gs[E.GS_CALLED_BY],
                                 seats, kinds, taken)
         me = -1
         ask = 0
@@ -273,7 +280,7 @@ def search_offers(rules, pol, t, sw):
             break
         s = seats[me]
         mask |= 1 << s
-        if kinds[me] == B.CALL and t[1][s, E.PS_CALLS] >= _call_limit(s, rules, pol):
+        if kinds[me] == B.CALL and t.ps[s, E.PS_CALLS] >= _call_limit(s, rules, pol):
             continue  # V8: its own limit is reached; it passes
         if pol[s, E.P_SEARCH_SCREEN] > 0 and not brings_closer(rules, pol, t, s):
             continue  # screened: a card that brings the contract no closer is passed
@@ -285,33 +292,33 @@ def search_offers(rules, pol, t, sw):
 
 
 @njit(cache=True, _nrt=False)
-def search_hand(seed, game, hand_no, attempt, dealer, rules, pol, t, sw, out, row0):
+def search_hand(deal, rules, pol, t, sw, out, row0):
     """:func:`.engine.play_hand` with search seats: :func:`search_offers` before every turn.
     Writes t, sw, ``out[row0 : row0 + P]``; returns void (R13)."""
-    E.start_hand(seed, game, hand_no, attempt, dealer, rules, t)
+    E.start_hand(rules, t, deal)
     while True:
         search_offers(rules, pol, t, sw)
         if E.one_turn(rules, pol, t):
             break
-    E.score_hand(rules, t, out, row0, game, hand_no, attempt, dealer)
-    return t[2][E.GS_VOID]
+    E.score_hand(rules, t, deal, out, row0)
+    return t.gs[E.GS_VOID]
 
 
 @njit(cache=True, _nrt=False)
-def _search_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_voids, t, sw,
-                 hrows, out, off, cap):
+def _search_game(seed, i, game, hand_nos, rules_by_hand, pol, run, t, sw, hrows, rows):
     """:func:`.engine._play_game` with :func:`search_hand`."""
     P = rules_by_hand[0, E.R_PLAYERS]
     dealer = E.first_dealer(seed, game, P)
+    out, off, cap = rows.out, rows.offsets[i], rows.caps[i]
     n = 0
     for h in range(hand_nos.shape[0]):
         attempt = 0
         first = n
         while True:
-            void = search_hand(seed, game, hand_nos[h], attempt, dealer, rules_by_hand[h], pol,
-                               t, sw, hrows, 0)
-            done = E.hand_done(void, t[2][E.GS_STALLED], attempt + 1, max_replays)
-            if done or keep_voids:
+            void = search_hand(E.Deal(seed, game, hand_nos[h], attempt, dealer),
+                               rules_by_hand[h], pol, t, sw, hrows, 0)
+            done = E.hand_done(void, t.gs[E.GS_STALLED], attempt + 1, run.max_replays)
+            if done or run.keep_voids:
                 n = E.keep_attempt(hrows, P, i, out, off, n, cap)
             attempt += 1
             if done:
@@ -322,18 +329,19 @@ def _search_game(seed, i, game, hand_nos, rules_by_hand, pol, max_replays, keep_
 
 
 @njit(cache=True, parallel=True)
-def search_block(seed, games, hand_nos, rules_by_hand, pol, pack_size, n_workers, max_replays,
-                 keep_voids, out, offsets, caps, n_rows):
+def search_block(seed, games, hand_nos, rules_by_hand, pol, run, rows):
     """:func:`.engine.play_block` for tables with search seats (``pol`` of ``2P`` rows): the
-    same arguments and rows. Writes out, n_rows."""
+    same arguments and rows. Writes rows.out, rows.n_rows."""
     n = games.shape[0]
     P = rules_by_hand[0, E.R_PLAYERS]
-    per = (n + n_workers - 1) // n_workers
-    for w in prange(n_workers):
-        t = E.new_table_jit(P, pack_size, 1)
-        sw = new_search_ws(P, pack_size)
+    per = (n + run.workers - 1) // run.workers
+    # a namedtuple's arrays are read into locals before prange: Numba's parallel loops do not
+    # write through to arrays reached inside a tuple argument
+    out, offsets, caps, n_rows = rows.out, rows.offsets, rows.caps, rows.n_rows
+    for w in prange(run.workers):
+        t = E.new_table_jit(P, run.pack_size, 1)
+        sw = new_search_ws(P, run.pack_size)
         hrows = np.zeros((P, E.O_COLS), np.int32)
         for i in range(w * per, min(n, w * per + per)):
-            n_rows[i] = _search_game(seed, i, games[i], hand_nos, rules_by_hand, pol,
-                                     max_replays, keep_voids, t, sw, hrows, out, offsets[i],
-                                     caps[i])
+            n_rows[i] = _search_game(seed, i, games[i], hand_nos, rules_by_hand, pol, run, t, sw,
+                                     hrows, E.Rows(out, offsets, caps, n_rows))

@@ -29,12 +29,37 @@ table's allocation; the phases of a hand live in ``deal``, ``draw`` (and ``tuluk
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from ...game._kernels import layoff as L
 from ...game._kernels.solver import OPT_COLS, SCRATCH
 from . import needed as NK
+
+#: the meld solver's workspace (:func:`kalooki_sim.game._kernels.solver.solve_kernel`): run
+#: options per suit, scratch, and the chosen runs and groups
+Solve = namedtuple("Solve", ["opts", "scratch", "runs", "groups"])
+#: the exact needed count's workspace (:mod:`.needed`, :mod:`.plus`): a hand's counts by suit
+#: and rank (``cnt[4, 14]``, also the meld solver's), run options and scratch (which holds the
+#: seats' plans, :func:`.plus.keep_plan`)
+Count = namedtuple("Count", ["cnt", "opts", "scratch"])
+#: one worker's table, the whole state of a hand and the workspaces that play it: ``hand``,
+#: ``ps``, ``gs``, ``stock``, ``disc``, ``melds``, ``log`` (layouts above), ``solve``
+#: (:data:`Solve`), ``count`` (:data:`Count`), ``tmp`` (one meld record) and ``streams``
+#: (``uint64[P + 2, 2]``: the stock's, the reshuffle's and each seat's policy stream, C3)
+Table = namedtuple("Table", ["hand", "ps", "gs", "stock", "disc", "melds", "log", "solve",
+                             "count", "tmp", "streams"])
+#: the identity of one hand attempt: the run's seed, the game, the hand (contract), the attempt
+#: (R13's replays) and its dealer (R2)
+Deal = namedtuple("Deal", ["seed", "game", "hand_no", "attempt", "dealer"])
+#: how a block runs: the pack's size, the workers (threads), R13's replays allowed and whether
+#: the rows of void attempts are kept
+Run = namedtuple("Run", ["pack_size", "workers", "max_replays", "keep_voids"])
+#: where a block's games write their score rows: game ``i``'s to
+#: ``out[offsets[i] : offsets[i] + caps[i]]``, the rows it needed to ``n_rows[i]``
+Rows = namedtuple("Rows", ["out", "offsets", "caps", "n_rows"])
 
 JOKER = 52
 N_CODES = 53
@@ -130,18 +155,40 @@ def _log(log, gs, ev, seat, card, a, b, c, d=0):
 
 
 def new_table(players, pack_size, log_on=False):
-    """Preallocated arrays for one worker (see the module docstring for the layouts)."""
+    """Preallocated arrays for one worker, a :class:`Table` (see the module docstring for the
+    layouts)."""
     t = new_table_jit(players, pack_size, MAX_LOG if log_on else 1)
-    t[2][GS_LOG_ON] = 1 if log_on else 0
+    t.gs[GS_LOG_ON] = 1 if log_on else 0
     return t
 
 
 @njit(cache=True)
+def flat_table(t):
+    """Table ``t``'s arrays as one flat tuple, for a parallel loop that reads a table from
+    outside the loop (Numba's parallel loops cannot take a nested tuple in); :func:`table_of`
+    rebuilds it inside."""
+    return (t.hand, t.ps, t.gs, t.stock, t.disc, t.melds, t.log, t.solve.opts, t.solve.scratch,
+            t.solve.runs, t.solve.groups, t.count.cnt, t.count.opts, t.count.scratch, t.tmp,
+            t.streams)
+
+
+@njit(cache=True)
+def table_of(f):
+    """The :data:`Table` of :func:`flat_table`'s tuple ``f`` (the same arrays)."""
+    return Table(f[0], f[1], f[2], f[3], f[4], f[5], f[6], Solve(f[7], f[8], f[9], f[10]),
+                 Count(f[11], f[12], f[13]), f[14], f[15])
+
+
+def copy_table(t):
+    """A copy of table ``t``, every array copied (for the Python side: tests and tools)."""
+    return t._make(copy_table(x) if isinstance(x, tuple) else x.copy() for x in t)
+
+
+@njit(cache=True)
 def new_table_jit(players, pack_size, log_rows):
-    """The worker's arrays: hand, ps, gs, stock, disc, melds, log, the solver's workspace
-    (opts, scratch, runs, groups), cnt, tmp, the stream states and the needed-count workspace
-    (opts, scratch)."""
-    return (
+    """The worker's :class:`Table`; the needed count's ``cnt`` is the meld solver's too."""
+    cnt = np.zeros((4, 14), np.int64)
+    return Table(
         np.zeros((2 * players + 4, N_CODES), np.int64),
         np.zeros((players, PS_COLS), np.int64),
         np.zeros(GS_COLS, np.int64),
@@ -149,13 +196,13 @@ def new_table_jit(players, pack_size, log_rows):
         np.zeros(pack_size, np.int64),
         np.zeros((MAX_MELDS, L.MELD_COLS), np.int64),
         np.zeros((log_rows, LOG_COLS), np.int64),
-        np.zeros((4, SOLVER_CAPACITY, OPT_COLS), np.int64),
-        np.zeros(SCRATCH + 64, np.int64),
-        np.zeros((4, 3), np.int64),
-        np.zeros(14, np.int64),
-        np.zeros((4, 14), np.int64),
+        Solve(np.zeros((4, SOLVER_CAPACITY, OPT_COLS), np.int64),
+              np.zeros(SCRATCH + 64, np.int64),
+              np.zeros((4, 3), np.int64),
+              np.zeros(14, np.int64)),
+        Count(cnt,
+              np.zeros((4, NK.OPT_ROWS, NK.N_COLS), np.int64),
+              np.zeros(NK.SCRATCH, np.int64)),
         np.zeros(L.MELD_COLS, np.int64),
         np.zeros((players + 2, 2), np.uint64),
-        np.zeros((4, NK.OPT_ROWS, NK.N_COLS), np.int64),
-        np.zeros(NK.SCRATCH, np.int64),
     )

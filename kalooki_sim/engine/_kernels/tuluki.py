@@ -80,15 +80,16 @@ def _allows(b, a, T, ps, pol):
 
 
 @njit(cache=True, _nrt=False)
-def _tuluki_draw_phase(cur, rules, pol, hand, ps, gs, stock, disc, melds, log, rstates, pw,
-                       tmp):
+def _tuluki_draw_phase(rules, pol, t, cur):
     """V9 then R6.1, for B = ``cur`` after A's discard D (or the upcard, C1): B may call D (with
     a penalty card, never take it); A turns up the stock's top card T; B takes T as its draw if
     it wants it (a joker: must); else A may call T (a penalty card) if B allows; else T is
     buried face up, never live; then B draws. After a turn with no discard (C2) B just draws.
 
-    Writes hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
+    Writes t's hand, ps, gs, stock, disc. Returns False if the hand became void (R13).
     """
+    hand, ps, gs, stock, disc, melds, log = t.hand, t.ps, t.gs, t.stock, t.disc, t.melds, t.log
+    rstates, pw, tmp = t.streams, t.count, t.tmp
     if gs[GS_LIVE] == 1:
         gs[GS_LIVE] = 0
         a = gs[GS_DISCARDER]

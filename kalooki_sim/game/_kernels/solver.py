@@ -41,12 +41,16 @@ No allocation: every array is a caller-owned workspace. The layout is documented
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 # columns of one listed run option
 O_LO, O_HI, O_JMASK, O_NJOK, O_VALUE, O_NCARDS = 0, 1, 2, 3, 4, 5
 OPT_COLS = 6
+#: the contract a search lays: groups, runs and whether V6's complete suit stands for three
+Contract = namedtuple("Contract", ["groups", "runs", "v6"])
 #: run options per suit that the default workspace can hold; the wrapper grows it if needed
 DEFAULT_CAPACITY = 2048
 #: status when ``opts`` is too small for the hand's run options (grow it and retry)
@@ -510,13 +514,15 @@ def _bounds(counts, jokers, opts, nopt, rem_n, rem_v, suf):
 
 
 @njit(cache=True, _nrt=False)
-def _search(opts, nopt, jokers, g, r, v6, ban_ranks, rem_n, rem_v, suf, gub, live, best_i):
-    """The main search: best ``(objective, value)`` over run options and forced groups.
+def _search(opts, nopt, jokers, contract, ban_ranks, rem_n, rem_v, suf, gub, live, best_i):
+    """The main search: best ``(objective, value)`` over run options and forced groups for
+    ``contract`` (a :data:`Contract`).
 
     Nested loops over the four suits (option -1 = no run in that suit), pruned by the joker
     budget, the runs still reachable and the value bound; stops once ``live`` is laid. Writes
     the winning option per suit to ``best_i``; ``rem_n`` / ``rem_v`` are restored on return.
     """
+    g, r, v6 = contract.groups, contract.runs, contract.v6
     v6r = v6 and r == 3
     w3 = 3 if v6r else 1
     suits_ok = 0
@@ -669,8 +675,8 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
         return NO_OPENING, 0
     suf = swp[:5]
     gub, live, ro_ub = _bounds(counts, jokers, opts, nopt, rem_n, rem_v, suf)
-    best, best_val = _search(opts, nopt, jokers, g, r, v6, ban_ranks, rem_n, rem_v, suf, gub,
-                             live, best_i)
+    best, best_val = _search(opts, nopt, jokers, Contract(g, r, v6), ban_ranks, rem_n, rem_v,
+                             suf, gub, live, best_i)
     if best < 0:
         return NO_OPENING, 0
     # with no group to take them, jokers may pay more over held naturals in runs (E3)
