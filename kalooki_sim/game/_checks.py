@@ -282,8 +282,8 @@ def check_filters(name: str, filters, kinds):
     shape = ("a list of (column, op, value) tuples, e.g. [('hand', '==', 9)], or a list of "
              "such lists (any one holds)")
 
-    def is_term(t):
-        return isinstance(t, (tuple, list)) and len(t) == 3 and isinstance(t[0], str)
+    def is_term(term):
+        return isinstance(term, (tuple, list)) and len(term) == 3 and isinstance(term[0], str)
 
     if not isinstance(filters, list) or not filters:
         raise TypeError(not_allowed(name, filters, shape))

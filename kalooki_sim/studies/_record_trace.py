@@ -291,7 +291,7 @@ class Table:
                 return
             if grow not in want:
                 raise self.error(n, raw, f"{card} does not fit meld {k} "
-                                 f"({' '.join(x for x, _ in sorted(cards, key=lambda t: t[1]))}"
+                                 f"({' '.join(x for x, _ in sorted(cards, key=lambda xc: xc[1]))}"
                                  "): a run grows one above its top, below only once its top "
                                  "is the ace (R10)")
         cards.append((card, grow))
