@@ -13,6 +13,7 @@ import kalooki_sim as ks
 from kalooki_sim.engine._kernels import branch as B
 from kalooki_sim.engine._kernels import engine as E
 from kalooki_sim.engine._kernels import history as H
+from kalooki_sim.engine._kernels import memo as MEMO
 from kalooki_sim.engine._kernels import reading as RD
 from kalooki_sim.engine._kernels import rng as R
 from kalooki_sim.engine.play import _setup, rules_vector
@@ -121,7 +122,7 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
             hand[s, c] += 1
             if E._choose_discard(s, hand, ps, t[2], t[5], rules, pol, rst, pw) == c:
                 continue
-            now = RD._needed_memo(s, hand, ps, rules, pol, pw)
+            now = MEMO._needed_memo(s, hand, ps, rules, pol, pw)
             hand[s, c] -= 1
             keeps = RD._needed_upto(s, hand, rules, pol, pw, now, 0) <= now
             hand[s, c] += 1

@@ -5,6 +5,7 @@ from conftest import random_hand
 
 import kalooki_sim as ks
 from kalooki_sim.engine._kernels import engine as E
+from kalooki_sim.engine._kernels import memo as MEMO
 from kalooki_sim.engine._kernels import reading as RD
 from kalooki_sim.engine._kernels.needed import new_workspace as needed_workspace
 from kalooki_sim.game.cards import JOKER, PENALTY
@@ -243,7 +244,7 @@ def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
         hand[0] = _row(random_hand(rng, 12))
         ps = np.zeros((P, E.PS_COLS), np.int64)
         ps[:, E.PS_NC_VAL0] = ps[:, E.PS_NC_VAL1] = ps[:, E.PS_NC_HVAL] = -1
-        before = RD._needed_memo(0, hand, ps, rv, pol, pw)
+        before = MEMO._needed_memo(0, hand, ps, rv, pol, pw)
         for step in range(4):
             if step == 2:  # a card more in the hand: its count may drop, no floor holds
                 x = int(rng.integers(52))
@@ -256,8 +257,8 @@ def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
                     y = (c + 13 * int(rng.integers(1, 4))) % 52  # the same rank
                     for z in (x, y):
                         hand[sr, z] = rules.decks - hand[0, z]
-            floors += int(RD._floor_of(0, ps, RD._hand_key(0, hand)) > 0)
-            got = RD._needed_memo(0, hand, ps, rv, pol, pw)
+            floors += int(MEMO._floor_of(0, ps, MEMO._hand_key(0, hand)) > 0)
+            got = MEMO._needed_memo(0, hand, ps, rv, pol, pw)
             fresh = RD._needed(0, hand, rv, pol, pw)
             assert got == fresh, (i, step)
             rises += int(step != 2 and fresh > before)
@@ -268,7 +269,8 @@ def test_memo_floor_of_the_same_hand_only_while_cards_only_die():
         x = int(np.flatnonzero(hand[sr, :52])[0]) if hand[sr, :52].any() else 0
         hand[sr, x] = max(hand[sr, x], 1)
         RD._from_pile(1, x, hand, ps, gs)  # a dead card back to a hand
-        assert (ps[:, E.PS_NC_HVAL] == -1).all() and RD._floor_of(0, ps, RD._hand_key(0, hand)) == 0
+        assert (ps[:, E.PS_NC_HVAL] == -1).all()
+        assert MEMO._floor_of(0, ps, MEMO._hand_key(0, hand)) == 0
     assert floors > 200 and rises > 10 and drops > 5
 
 
@@ -293,10 +295,10 @@ def test_state_key_is_one_per_hand_and_dead_cards_and_hand_key_ignores_the_dead(
                     variants.append(v)
         for v in variants:
             state = (v[1].tobytes(), v[sr].tobytes())
-            k = int(RD._state_key(1, v))
+            k = int(MEMO._state_key(1, v))
             assert states.setdefault(k, state) == state
-            assert k == int(RD._state_key(1, v.copy())) and 0 <= k < 2 ** 62
-            hk = int(RD._hand_key(1, v))
+            assert k == int(MEMO._state_key(1, v.copy())) and 0 <= k < 2 ** 62
+            hk = int(MEMO._hand_key(1, v))
             assert hands.setdefault(hk, v[1].tobytes()) == v[1].tobytes()
     assert len(states) > 40 * 100 and len(hands) > 40 * 60
 
@@ -306,7 +308,7 @@ def _slow_key(seat, hand, dead_weight):
     weight) mod 2**64, mixed by the streams' splitmix, top 62 bits."""
     from kalooki_sim.engine._kernels import rng as R
 
-    weights = [int(w) for w in RD._key_weights(53)]
+    weights = [int(w) for w in MEMO._key_weights(53)]
     dead = hand[RD._seen_row(hand)]
     k = seat
     for c in range(53):
@@ -328,18 +330,19 @@ def test_memo_keys_from_the_sums_are_the_keys_of_the_hand_one_card_on_or_off():
         base = np.zeros((2 * P + 4, 53), np.int64)
         base[2] = _row(random_hand(rng, 13))
         base[sr, rng.choice(52, 12, replace=False)] = 1
-        hs, ds = (np.uint64(x) for x in RD._row_sums(2, base))  # as the kernels hold them
-        assert int(RD._state_of(hs, ds)) == int(RD._state_key(2, base)) == _slow_key(2, base, 16)
-        assert int(RD._mix_key(hs)) == int(RD._hand_key(2, base)) == _slow_key(2, base, 0)
+        hs, ds = (np.uint64(x) for x in MEMO._row_sums(2, base))  # as the kernels hold them
+        assert (int(MEMO._state_of(hs, ds)) == int(MEMO._state_key(2, base))
+                == _slow_key(2, base, 16))
+        assert int(MEMO._mix_key(hs)) == int(MEMO._hand_key(2, base)) == _slow_key(2, base, 0)
         for c in range(53):
             for d in (1, -1):
                 if base[2, c] + d < 0:
                     continue
                 v = base.copy()
                 v[2, c] += d
-                moved = np.uint64(RD._sums_moved(hs, c, d))
-                assert int(RD._state_of(moved, ds)) == int(RD._state_key(2, v)), (c, d)
-                assert int(RD._mix_key(moved)) == int(RD._hand_key(2, v)) == _slow_key(2, v, 0)
+                moved = np.uint64(MEMO._sums_moved(hs, c, d))
+                assert int(MEMO._state_of(moved, ds)) == int(MEMO._state_key(2, v)), (c, d)
+                assert int(MEMO._mix_key(moved)) == int(MEMO._hand_key(2, v)) == _slow_key(2, v, 0)
                 checked += 1
     assert checked > 20 * 60
 

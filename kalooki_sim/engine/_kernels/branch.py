@@ -1,4 +1,4 @@
-"""Branching a hand at a take-or-call decision (R9): paired continuations (issue 9).
+"""Branching a hand at a take-or-call decision (R9): paired continuations.
 
 A hand's whole state lives in the arrays of an engine table (:func:`.engine.new_table`), so a
 decision is branched by copying the table at the start of the turn that offers the discard and

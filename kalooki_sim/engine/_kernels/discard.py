@@ -10,6 +10,12 @@ from ...game._kernels.solver import card_value
 from . import needed as NK
 from . import plus as NP
 from . import rng as R
+from .memo import (
+    _memo_sums,
+    _needed_memo_sums,
+    _row_sums,
+    _sums_moved,
+)
 from .reading import (
     _avail,
     _best_of_held,
@@ -23,20 +29,16 @@ from .reading import (
     _known_row,
     _leaves_hand,
     _live_partners,
-    _memo_sums,
     _needed,
-    _needed_memo_sums,
     _outs_scan,
     _plan_keeps,
     _plan_ok,
     _position_bit,
     _prepare_keeps,
     _rank_count,
-    _row_sums,
     _run_cost,
     _seen_row,
     _suit_windows,
-    _sums_moved,
 )
 from .table import (
     EV_DISCARD,
@@ -233,7 +235,7 @@ def _outs_discard(seat, hand, ps, rules, pol, pw, cand, m, now, hs, ds):
     """:func:`_expert_discard` with ``P_OUTS``: among the candidates (``cand``, in tie-break
     order) that keep the count at ``now`` (or all of them if none does), the highest penalty +
     ``P_OUTS`` x live outs of the hand left; ties by the candidates' order. ``hs``, ``ds``:
-    the hand's sums (:func:`.reading._row_sums`)."""
+    the hand's sums (:func:`.memo._row_sums`)."""
     hrow = hand[seat]
     # the copies still to come, less those known in another hand: the same for every candidate
     # (the exact counts below use their own availability row, not this scratch row)

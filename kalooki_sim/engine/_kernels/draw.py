@@ -9,20 +9,22 @@ from numba import njit
 from ...game._kernels.solver import card_value
 from . import needed as NK
 from . import rng as R
+from .memo import (
+    _count_drawn,
+    _cut_memo_sums,
+    _needed_memo_sums,
+    _row_sums,
+    _sums_moved,
+)
 from .reading import (
     _avail,
     _call_limit,
-    _count_drawn,
-    _cut_memo_sums,
     _danger,
     _fill_counts,
     _from_pile,
     _hand_penalty,
-    _needed_memo_sums,
     _opened_others,
-    _row_sums,
     _seen_row,
-    _sums_moved,
     need_with,
 )
 from .table import (
@@ -199,7 +201,7 @@ def _contract_index(g, r):
 
 @njit(cache=True, _nrt=False)
 def _chart_answer(seat, ps, gs, rules, pol, take, before, after):
-    """The seat's chart at this offer (issue 49): 1 act, -1 pass, 0 the policy's own rule
+    """The seat's chart at this offer: 1 act, -1 pass, 0 the policy's own rule
     (the cell is either, unsure, blank or not charted). The cell: the contract, take or
     call, the exact count before and after the card (``before``, ``after``), the cards left
     in the stock (bands 40+, 20-39, 0-19) and whether an opponent has opened, as a player

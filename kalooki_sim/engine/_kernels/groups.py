@@ -6,7 +6,7 @@ joker adds ``2 - h`` and the joker. So a rank holding 3 costs nothing either way
 rank holding fewer saves exactly one natural with a joker, and a rank without copies enough
 for a natural group must take the joker. Taking the cheapest ranks of each kind is then
 optimal: what the group DP finds (its twin, ``_groups`` of ``tests/needed_original.py``), far
-cheaper (issue 27: the search asks it at every node).
+cheaper (the search asks it at every node).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def group_costs_pair(g, ho, ao, out, out1, scratch):
 def _costs_of_kinds(g, free, n1, n2, n3, j0, j1, j2, out):
     """:func:`group_costs` from the number of ranks of each kind (:func:`_kinds`). One body
     per number of groups, 0-3 (the mixed contracts' and one fewer), whose loops the compiler
-    unrolls (issue 27: the search asks it at every node that takes naturals)."""
+    unrolls (the search asks it at every node that takes naturals)."""
     if g == 0:
         out[0] = 0
     elif g == 1:
@@ -145,7 +145,7 @@ def kind_of(h, a):
 @njit(cache=True, _nrt=False)
 def groups_alone(g, jokers, aj, ho, ao, scratch):
     """The count of an all-group contract (R3, R5): the cheapest ``g`` groups of all ranks,
-    the hand's ``jokers`` shared and at most ``aj`` more bought, in closed form (issue 27: the
+    the hand's ``jokers`` shared and at most ``aj`` more bought, in closed form (the
     all-group contracts ask it of every card one on or off).
 
     Free ranks are taken first. With ``i`` ranks that must take a joker, the cheapest of each

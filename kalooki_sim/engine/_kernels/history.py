@@ -1,4 +1,4 @@
-"""The advisor's hidden hands, read from the table (issue 29): a prior that plays each unopened
+"""The advisor's hidden hands, read from the table: a prior that plays each unopened
 opponent's past turns, and a weight for what each opponent was seen to do.
 
 The advisor deals the cards a player cannot see at random (:func:`.branch._sample_situation`).
@@ -37,7 +37,8 @@ from . import engine as E
 from . import rng as R
 from .discard import _choose_discard
 from .draw import _wants_card
-from .reading import _call_limit, _known_row, _needed_memo, _needed_upto
+from .memo import _needed_memo
+from .reading import _call_limit, _known_row, _needed_upto
 from .table import (
     GS_STOCK_N,
     JOKER,

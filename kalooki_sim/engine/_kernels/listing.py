@@ -1,4 +1,4 @@
-"""The run options of one suit for the search of :mod:`.needed` (issue 8, 27): its 4-card
+"""The run options of one suit for the search of :mod:`.needed`: its 4-card
 windows (R4) or V6's complete suits, reduced to those the groups can tell apart, cheapest
 first, and kept per suit by what they depend on.
 """
@@ -52,7 +52,7 @@ def _list_suit(s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     The listing depends on the relevant ranks only where the suit holds or could add a
     natural, so the last ``LC_K`` listings of each suit are kept by that key, each in its own
     rows of ``opts_s`` (after ``CAPACITY``), and searched there when it comes again (about
-    half do, issue 27). Window options are kept pruned (:func:`_prune`): the options another
+    half do). Window options are kept pruned (:func:`_prune`): the options another
     dominates cost more to search than to drop.
     """
     held = scratch[W_MASKS + 2 * s]
@@ -99,7 +99,7 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
         if (_ranks_of(w) & (rel_h | rel_a)) == 0:
             # no option of this window touches a relevant rank: per joker count, only its
             # cheapest (the first joker mask so cheap) can stand for the free ones, so the
-            # same listing as trying every mask (issue 27)
+            # same listing as trying every mask
             h4 = (held >> lo) & 15
             a4 = (add >> lo) & 15
             for t in range(maxj + 1):

@@ -1,4 +1,4 @@
-"""The count of a hand one card on or off (issue 17, 27): what the expert's keep check and outs
+"""The count of a hand one card on or off: what the expert's keep check and outs
 discard ask of every candidate, and the outs of a position.
 
 In all-group and all-run contracts (not V6's complete suit) that count is the search's root
@@ -70,7 +70,7 @@ def prepare_plus(counts, jokers, g, r, v6, avail, scratch):
 def prepare_moved(counts, jokers, g, r, v6, avail, scratch, x, d):
     """:func:`prepare_plus` of a hand one natural ``x`` on (``d = 1``) or off (-1) a hand
     whose tables :func:`keep_whole` kept; ``counts``, ``avail`` as after the move. Its tables
-    are the kept ones moved by the card (issue 27: an outs discard scans candidates, each
+    are the kept ones moved by the card (an outs discard scans candidates, each
     one card off the hand)."""
     _tables_moved(counts, jokers, r, avail, scratch, x, d, W_SAVE0)
     _keep_tables(counts, jokers, g, r, v6, avail, scratch)
@@ -408,7 +408,7 @@ def needed_cut(counts, jokers, g, r, avail, opts, scratch, x, cap, floor):
     """:func:`.needed.needed_upto` of a mixed contract's hand (not V6's complete suit) that has
     just taken the natural ``x``, when ``cap`` is below its count without ``x``: a count at
     most ``cap`` must use ``x``, so :func:`used_bound` above ``cap`` refutes it before the
-    search (issue 27: most offers are of cards that cut nothing). ``floor``: that count
+    search (most offers are of cards that cut nothing). ``floor``: that count
     less one, or less (a card cuts at most one)."""
     if floor > cap:
         return floor
@@ -428,7 +428,7 @@ def needed_moved(counts, jokers, g, r, avail, opts, scratch, x, d, cap, floor):
     one natural ``x`` on (``d = 1``) or off (-1), after :func:`prepare_plus` of the hand
     before the move; ``counts``, ``avail`` as after it. The hand's tables are moved by the
     one card (its rank, and its suit when the suit's masks move) instead of built again
-    (issue 27: a discard's keep checks ask of every candidate, each one card off the hand)."""
+    (a discard's keep checks ask of every candidate, each one card off the hand)."""
     if floor > cap:
         return floor
     _tables_moved(counts, jokers, r, avail, scratch, x, d, W_SAVE)
@@ -479,7 +479,7 @@ def used_bound(counts, jokers, g, r, avail, scratch, x):
 
     A card just added that cuts the count must be used by the cheaper contract (without it
     that contract was the hand's before), so this bound above a cap refutes the cut without
-    a search (issue 27: most offers are of cards that cut nothing). Writes ``scratch``.
+    a search (most offers are of cards that cut nothing). Writes ``scratch``.
     """
     _hand_tables(counts, jokers, r, avail, scratch)
     _root(g, r, 1, jokers, avail[JOKER], scratch)  # R[0], G0, G1 of the hand
@@ -527,8 +527,8 @@ def plan_cost(counts, jokers, g, r, avail, scratch, at, cap):
     ``scratch[at:]``: per suit the ranks of its naturals and its jokers. Each natural is held
     or else added from the pack (``NO_WAY`` if it cannot come); the ``g`` groups are the
     cheapest of the naturals left (R3, R5), the jokers shared (R4). A contract of the hand,
-    so never below its count: at the count it proves the count without a search (issue 27:
-    a keep check tries the seat's last plan first)."""
+    so never below its count: at the count it proves the count without a search
+    (a keep check tries the seat's last plan first)."""
     if scratch[at + 16] != 1:
         return NO_WAY
     rank_totals(counts, avail, W_h, W_a, scratch)
@@ -573,7 +573,7 @@ def clear_plans(scratch, keep=-1):
     """No seat but ``keep`` has a plan (:func:`keep_plan`): a new hand, or a world where the
     others' hidden cards are dealt again from what seat ``keep`` knows (their plans were made
     from the real ones). A seat's plan is then a function of its hand's history alone
-    (issue 27)."""
+   ."""
     for seat in range(8):
         if seat != keep:
             scratch[W_PLANS + 20 * seat + 16] = 0

@@ -1,4 +1,4 @@
-"""A position from card codes to the cards-needed kernels in one compiled call (issue 17): the
+"""A position from card codes to the cards-needed kernels in one compiled call: the
 Python API's ``cards_needed`` and ``outs`` spend most of their time preparing counts, so the
 preparation is compiled too."""
 

@@ -1,4 +1,4 @@
-"""Search seats (issue 19): a seat whose policy searches (``P_SEARCH`` rollouts) decides each
+"""Search seats: a seat whose policy searches (``P_SEARCH`` rollouts) decides each
 take and call (R9) by the advisor's paired rollouts, from what that seat knows.
 
 Before a turn that offers the discard, :func:`search_offers` finds the search seats the offer
@@ -21,7 +21,7 @@ keys hashed from the hand's deal key (itself a hash of seed, game, hand and atte
 ``(k, s, i)``: a decision is a function of the run's seed and of what the seat knows, the same
 on any number of threads.
 
-The table is read as the advisor reads it (issue 29): each sample replays the unopened
+The table is read as the advisor reads it: each sample replays the unopened
 opponents' past turns (:func:`.history.forward_prior`), so a seat deep into the hand is as
 close to its contract as the model typically is by then. Decide only what the rollouts
 decide: the rollouts are played in :data:`SEARCH_LOOKS` batches and stop as soon as
@@ -48,11 +48,12 @@ from . import engine as E
 from . import history as H
 from . import plus as NP
 from . import rng as R
-from .reading import _call_limit, _needed_memo, _needed_memo_upto
+from .memo import _needed_memo, _needed_memo_upto
+from .reading import _call_limit
 from .table import PS_MEETS
 
 STREAM_SEARCH = 1 << 23  # + 1 + row: a rollout's play streams; + 0: its sample
-SEARCH_LOOKS = 3  # looks of a search seat's sequential rule (issue 29)
+SEARCH_LOOKS = 3  # looks of a search seat's sequential rule
 Z_LOOK = 2.393980  # the normal quantile 1 - 0.05 / (2 * SEARCH_LOOKS): two-sided 5% / 3
 SEARCH_MIN = 8  # no decision from fewer rollouts (the t bound's approximation holds from 8)
 
@@ -143,7 +144,7 @@ def _one_rollout(rules, pol, t, sw, seat, ask_mask, n_pool, i):
     rst[0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH)
     rst[1] = uint64(0)
     B._sample_situation(kb, samp, pool, n_pool, opp, 0, rst)
-    # the stock left is read: each unopened opponent's past turns replayed (issue 29)
+    # the stock left is read: each unopened opponent's past turns replayed
     H.forward_prior(rules, mpol, samp, seat, rst)
     for r in range(samp.streams.shape[0]):
         samp.streams[r, 0] = R.stream_key(base, turn, seat, i, STREAM_SEARCH + 1 + r)
@@ -200,7 +201,7 @@ def seq_verdict(total, total2, m, looks, margin):
 @njit(cache=True, _nrt=False)
 def rollout_decision(rules, pol, t, sw, seat, ask_mask):
     """:func:`rollout_value`'s rollouts played in :data:`SEARCH_LOOKS` batches, stopped by
-    :func:`seq_verdict` as soon as they decide (issue 29: decide only what the rollouts
+    :func:`seq_verdict` as soon as they decide (decide only what the rollouts
     decide): -1 act, +1 pass, 0 undecided after all ``pol[seat, P_SEARCH]`` rollouts (the
     caller then keeps the model player's own answer). Writes sw."""
     n_pool = _prepare(rules, pol, t, sw, seat)

@@ -73,7 +73,7 @@ MAX_TURNS = 3000  # engine safeguard: a hand longer than this is declared void (
 
 # per-seat state
 # PS_TOOK: bit mask of the ranks of the naturals the seat took or called this hand (public).
-# PS_NC_*: a two-entry memo of the seat's exact needed count (:func:`_needed_memo`), keyed by
+# PS_NC_*: a two-entry memo of the seat's exact needed count (:func:`.memo._needed_memo`), keyed by
 # a hash of its hand and the dead cards; a value of -1 is an empty entry. PS_NC_HKEY /
 # PS_NC_HVAL: the last count remembered and a hash of its hand alone (dead cards only grow in
 # a hand, so the same hand's count is at least that).
@@ -107,7 +107,7 @@ R_COLS = 12
 # points (0: outs unused, :func:`.discard._expert_discard`); P_OUTS_MIXED: outs are weighed in
 # contracts of groups and runs too (else only in all-group and all-run ones); P_PLAN_DISCARD:
 # the expert discard tries the cards its plan leaves free first (:func:`.discard._plan_discard`);
-# P_CHART: the seat follows a chart at its takes and calls (issue 49), whose cells' codes
+# P_CHART: the seat follows a chart at its takes and calls, whose cells' codes
 # (1 act, -1 pass, 0 its own answer; :mod:`kalooki_sim.engine.charts`) are the columns from
 # P_CHART0 on, CHART_CELLS of them (:func:`.draw._chart_answer` reads them)
 (P_RANDOM, P_CALL_LIMIT, P_CALL_GAIN, P_TAKE_GAIN, P_HOLD, P_HOLD_TURNS, P_EXACT,

@@ -1,4 +1,4 @@
-"""The workspace of :mod:`.needed` (issue 8, 27): the columns of a run option, the offsets of
+"""The workspace of :mod:`.needed`: the columns of a run option, the offsets of
 the scratch vector and two bit helpers, shared by the search (:mod:`.needed`), its run
 listings (:mod:`.listing`) and the one-card moves (:mod:`.plus`).
 
@@ -42,7 +42,7 @@ W_R3 = W_SAVE + 14 + 14 + 12 + 8  # [4 suits, 5, TMAX + 1]: runs from the other 
 W_MEMO = W_R3 + 4 * 5 * (TMAX + 1)  # [2, 14]: per rank, the count one card off / on (all groups)
 W_ROOT = W_MEMO + 28  # the kept hand's count (all runs): what a card that moves no run keeps
 W_LEAF = W_ROOT + 1  # [4 suits, 4] + 1: the last leaf's runs (:func:`_keep_leaf`), and "set"
-W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy (issue 27)
+W_PLANS = W_LEAF + 20  # [8 seats, 20]: each seat's last plan, a W_LEAF copy
 LC_K = 8  # listings kept per suit (:func:`_list_suit`)
 #: a listing's key (5) and its count (pruned, :func:`_prune`); its options (11 x 8 at
 #: most) stay in the suit's rows of ``opts``, from ``CAPACITY + slot * LC_ROWS``
