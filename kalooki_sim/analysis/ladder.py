@@ -44,13 +44,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._stats import holm_adjust, t_interval, t_pvalue
+from .._stats import fixed, holm_adjust, t_interval, t_pvalue
 from ..engine.play import play_games
 from ..engine.policies import Policy, policy_args, preset
 from ..game._checks import check_bool, check_columns, check_int, check_seed, not_allowed
 from ..game._progress import log
 from ..players.tuning import read_committed, write_committed
-from ._words import fixed
 
 #: the ladder's players, weakest expected first
 LADDER_PLAYERS = ("greedy", "expert", "thumb", "chart", "search")

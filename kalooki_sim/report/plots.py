@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from ..analysis._words import bound, decimals, fixed  # noqa: E402
+from .._stats import bound, decimals, fixed  # noqa: E402
 
 STYLE = {
     "figure.figsize": (7.5, 4.2),

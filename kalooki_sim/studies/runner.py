@@ -186,14 +186,16 @@ class LocalExecutor:
         """Nothing to warm here: the first chunk compiles (or loads) the kernels."""
 
     def submit(self, spec, chunk):
+        """Play ``chunk`` now; its result stands for its future."""
         return self.task(spec, *chunk[1:], self.threads)
 
     @staticmethod
     def result(fut):
+        """The chunk's result (played at :meth:`submit`)."""
         return fut
 
     def close(self):
-        pass
+        """Nothing to close here."""
 
 
 class DaskExecutor(_DaskClient):
@@ -211,6 +213,7 @@ class DaskExecutor(_DaskClient):
         self.client.run(fn, *args, self.threads)
 
     def submit(self, spec, chunk):
+        """A future of ``chunk``'s result on the cluster."""
         return self.client.submit(self.task, spec, *chunk[1:], self.threads, pure=False,
                                   key=f"{self.prefix}-{spec.key()}-{chunk[0]}")
 
