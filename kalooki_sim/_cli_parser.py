@@ -91,6 +91,7 @@ def add_objective(p, relative: str) -> None:
 
 
 def add_output(p, force: bool = True) -> None:
+    """--csv (and --force for the files it names)."""
     p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
                    help="print the table as CSV (or write it to FILE; an existing FILE only "
                         "with --force)")
@@ -100,6 +101,7 @@ def add_output(p, force: bool = True) -> None:
 
 
 def add_plot(p, what: str) -> None:
+    """--plot FILE.png: ``what`` drawn as a chart."""
     p.add_argument("--plot", default=None, metavar="FILE.png",
                    help=f"also draw {what} as a PNG to FILE.png (default: no chart; an "
                         "existing file only with --force)")
@@ -115,6 +117,7 @@ def add_deal(p, whole: str, required: bool = True) -> None:
 
 
 def add_quiet(p) -> None:
+    """--quiet: no progress bar or notes on stderr."""
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress bar or notes on stderr (progress bars are off anyway when "
                         "stderr is not a terminal); errors are still shown")
