@@ -229,7 +229,7 @@ def _api(name):
 
 
 def cmd_call_chart(args) -> int:
-    """``kalooki call-chart``: the call-chart study (issue 28)."""
+    """``kalooki call-chart``: the call-chart study."""
     from .analysis import decided_share
     from .analysis.chart_study import SEED, call_chart_study
 

@@ -1,4 +1,4 @@
-"""Rules of thumb the chart agrees with (issue 49): a few clauses per contract, each a
+"""Rules of thumb the chart agrees with: a few clauses per contract, each a
 condition a player can check at the table and the chart's verdict wherever it holds.
 
 A clause is a row of :data:`~kalooki_sim.engine.charts.RULE_COLUMNS`: the contract and kind

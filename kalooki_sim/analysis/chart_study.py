@@ -1,4 +1,4 @@
-"""The call-chart study (issue 28): every take and call of many deals, branched, kept.
+"""The call-chart study: every take and call of many deals, branched, kept.
 
 :func:`call_chart_study` is the one code path of ``kalooki call-chart`` and ``make study``. The
 deals of each contract are cut into chunks of consecutive game ids; every chunk is played by

@@ -1,4 +1,4 @@
-"""How far the expert's take and call rule is from a player that searches (issue 19).
+"""How far the expert's take and call rule is from a player that searches.
 
 The question: in each contract, how many points per hand does ``expert``'s take and call rule
 (R9) leave on the table against a player that asks the advisor's paired rollouts at every take

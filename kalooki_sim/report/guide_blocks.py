@@ -2,7 +2,7 @@
 
 A guide source (``kalooki_sim/report/guide/*.md``) holds a line ``<!-- data: NAME -->`` where
 a block of :data:`BLOCKS` goes: its numbers and the sentences about them come from the data
-each time the page is built, so a new table cannot leave an old copy behind (issue 29: a fixed
+each time the page is built, so a new table cannot leave an old copy behind (a fixed
 phrase that can turn false is a bug).
 
 Examples

@@ -136,7 +136,7 @@ def screened(table: pd.DataFrame) -> bool:
 def search_gap_tally(table: pd.DataFrame, alpha: float = 0.05) -> str:
     """How many contracts of the search-versus-expert table point below zero, and how many
     Holm's adjustment over the contracts decides: the count a reader checks the searcher by
-    (issue 29 asks for all below zero, five of them decided).
+    (the bar it is held to: all below zero, five of them decided).
 
     ``table`` as for :func:`search_gap_sentence`. With no contract decided, the sentence names
     the smallest p-value and Holm's first threshold (``alpha`` over the number of contracts),

@@ -379,7 +379,7 @@ def _pair_label(before: str, after: str) -> str:
 
 
 def call_chart(chart, contracts: dict, conditions: str = "", title: str | None = None):
-    """The printable call chart (issue 28): one A4 landscape page, a panel per contract (3 x
+    """The printable call chart: one A4 landscape page, a panel per contract (3 x
     3). In a panel, rows are the cards needed before -> after the card; columns are the take
     (left) and the call (right), each by cards left in the stock and whether any opponent has
     opened. A cell is coloured by its verdict and shows its value in points against the table

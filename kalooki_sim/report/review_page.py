@@ -1,4 +1,4 @@
-"""A game review as one self-contained HTML page (issue 19): the seat's timeline of a hand,
+"""A game review as one self-contained HTML page: the seat's timeline of a hand,
 its cards after each turn, and every take and call decision annotated by the advisor.
 
 ``kalooki review --out review.html`` writes it; nothing is fetched when it is opened (inline
