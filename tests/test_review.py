@@ -291,10 +291,10 @@ def test_the_sequential_rule_stops_a_clear_difference_early_and_spends_no_more_t
     assert [o.stopped_by for o in out[:2]] == ["decided", "equal"]
     assert [o.n for o in out[:2]] == [40, 40] and out[0].hi < 0
     assert -2 <= out[1].lo and out[1].hi <= 2
-    assert all(o.stopped_by in ("rollouts", "decided") for o in out[2:])
+    assert all(o.stopped_by in ("rollouts", "decided", "futile") for o in out[2:])
     assert all(o.n == 640 for o in out[2:] if o.stopped_by == "rollouts")
     # a budget: what a round cannot pay is shared by the decisions still open, then stop
-    out, _ = run_hand(sources, block=40, cap=640, budget=1000)
+    out, _ = run_hand(sources, block=40, cap=2560, budget=1000)
     assert sum(o.n for o in out) <= 1000
     assert [o.stopped_by for o in out[2:]] == ["budget", "budget"]
     assert out[2].n == out[3].n > 320                # the last round shared equally
@@ -393,7 +393,7 @@ def test_R12_the_equal_band_is_the_call_charts():
 
 @pytest.fixture(scope="module")
 def seq6(hand6):
-    return ks.review(hand6, 1, rollouts=800, block=50, hand_rollouts=6000, policies="greedy",
+    return ks.review(hand6, 1, rollouts=800, block=50, hand_rollouts=3000, policies="greedy",
                      seed=3)
 
 
@@ -405,7 +405,7 @@ def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6
     acted = r["action"].isin(["take", "call"])
     lo, hi = r["d_value_lo"], r["d_value_hi"]
     # the budget: per hand at most hand_rollouts; looks at the schedule or a shared last look
-    assert r.groupby(["game", "hand"])["rollouts"].sum().max() <= 6000
+    assert r.groupby(["game", "hand"])["rollouts"].sum().max() <= 3000
     plan = schedule(50, 800)
     assert r.loc[r["stopped_by"] != "budget", "rollouts"].isin(plan).all()
     assert (r["looks"] <= len(plan)).all()
@@ -448,7 +448,7 @@ def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6
 
 def test_C3_the_sequential_review_is_the_same_for_the_same_seed_on_one_or_two_threads(hand6,
                                                                                        seq6):
-    kw = dict(rollouts=800, block=50, hand_rollouts=6000, policies="greedy", seed=3)
+    kw = dict(rollouts=800, block=50, hand_rollouts=3000, policies="greedy", seed=3)
     one = ks.review(hand6, 1, threads=1, **kw)
     two = ks.review(hand6, 1, threads=2, **kw)
     for r in (one, two):
@@ -495,3 +495,58 @@ def test_bad_review_total_arguments_are_clear_errors(seq6):
     with pytest.raises(ValueError, match=r"lacks the review's columns \['lost_fresh'"):
         ks.review_total(seq6.drop(columns="lost_fresh"))
     assert len(ks.review_total(seq6, by="all")) == 1
+
+
+@pytest.mark.slow
+def test_the_review_of_27_expert_hands_decides_within_its_budget():
+    """Issue 51's measure, takes and calls: the review of three deals of each contract 1-9
+    (seat 0, expert, two threads) at its default budget leaves at most 30% of decisions
+    undecided, with a median 95% interval of at most 8 points, in at most 10 s per hand and
+    seat (``python -m kalooki_sim.studies.review_measure`` prints the same numbers)."""
+    from kalooki_sim.studies.review_measure import TARGETS, measure_review
+
+    rows, s = measure_review()
+    assert s["hands"] == 27 and s["decisions"] == len(rows) > 0
+    assert s["undecided"] + s["decided"] + s["equal"] == pytest.approx(1.0)
+    assert all(s["meets"].values()), (s, TARGETS)
+
+
+def test_the_guide_states_the_reviews_defaults():
+    """The review's section of the advisor guide says the defaults the code has."""
+    import inspect
+    from pathlib import Path
+
+    from kalooki_sim.studies._sequential import EQUAL, schedule
+    from kalooki_sim.studies.review import BLOCK, BLUNDER, HAND_ROLLOUTS, MISTAKE, ROLLOUTS
+
+    text = (Path(ks.__file__).parent / "report" / "guide" / "advisor.md").read_text("utf-8")
+    text = " ".join(text.split())
+    sig = inspect.signature(ks.review).parameters
+    assert (sig["rollouts"].default, sig["block"].default,
+            sig["hand_rollouts"].default) == (ROLLOUTS, BLOCK, HAND_ROLLOUTS)
+    six = {5: "five", 6: "six", 7: "seven"}[len(schedule(BLOCK, ROLLOUTS))]
+    for said in (f"`block` ({BLOCK})", f"({ROLLOUTS:,} at most)",
+                 f"`hand_rollouts` ({HAND_ROLLOUTS:,} over", f"({six} at the defaults)",
+                 f"inside ±{EQUAL:.0f} points", f"at least {MISTAKE:.0f} — half",
+                 f"at least {BLUNDER:.0f} — a ten-point card"):
+        assert said in text, said
+
+
+def test_a_decision_neither_answer_can_reach_stops_as_futile_and_leaves_the_budget():
+    """From a quarter of the cap on, a decision whose interval projected to the cap would
+    still hold zero and reach past ±2 stops (no claim), and the rollouts go to the others."""
+    from kalooki_sim.studies._sequential import futile, run_hand
+
+    hopeless = [_normal_source(0.0, 80, k) for k in range(20)]  # at 640: half-width ~10
+    out, _ = run_hand(hopeless, block=40, cap=640, budget=None)
+    stops = [o for o in out if o.stopped_by == "futile"]
+    assert len(stops) >= 12, [o.stopped_by for o in out]
+    assert all(160 <= o.n < 640 and futile(o.mean, o.lo, o.hi, o.n, 640) for o in stops)
+    assert sum(o.n for o in out) < 20 * 640 * 0.6  # the budget they leave
+    # never before a quarter of the cap, never at the cap, never without an interval
+    assert not futile(0.0, -10.0, 10.0, 159, 640)
+    assert not futile(0.0, -10.0, 10.0, 640, 640)
+    assert not futile(0.0, float("nan"), float("nan"), 320, 640)
+    assert futile(0.0, -10.0, 10.0, 160, 640)
+    # a small mean with an interval the cap can bring inside ±2 is not futile
+    assert not futile(0.1, -2.5, 2.7, 320, 640)

@@ -4,9 +4,10 @@ interval decides, shows the two actions equal, or the budget is spent.
 A hand's decisions are played in rounds. Round ``k`` brings every decision still open to the
 ``k``-th look of :func:`schedule` (``block``, ``2 block``, ``4 block``, ... up to the cap),
 in play order; each look is read by :func:`look`. A decision stops when its interval excludes
-zero (``"decided"``), lies inside ``±equal`` (``"equal"``), reaches the cap (``"rollouts"``)
-or when the hand's budget cannot pay a whole round (``"budget"``: the round is shortened so
-that every open decision gets the same share of what is left, and that look is the last).
+zero (``"decided"``), lies inside ``±equal`` (``"equal"``), when neither is in reach of the
+cap (``"futile"``, :func:`futile`), at the cap (``"rollouts"``) or when the hand's budget
+cannot pay a whole round (``"budget"``: the round is shortened so that every open decision
+gets the same share of what is left, and that look is the last).
 
 Coverage. With ``K`` looks planned (``len(schedule(block, cap))``), every look's interval is
 a Student t interval at level ``1 - alpha / K`` (two-sided). By Bonferroni's inequality the
@@ -93,6 +94,28 @@ def look(d, logw, alpha: float) -> tuple[float, float, float, float, float, floa
     return m, float(m - half), float(m + half), p, ess, beta
 
 
+def futile(mean: float, lo: float, hi: float, n: int, cap: int, equal: float = EQUAL) -> bool:
+    """Whether the cap is out of reach of both answers: the interval's half-width projected
+    to ``cap`` rollouts, ``h = (hi - lo) / 2 * sqrt(n / cap)`` (the effective sample grows as
+    the rollouts do), would still hold zero unless the mean more than doubled (``|mean| <
+    h / 2``) and would not fit inside ``±equal`` (``|mean| + h > equal``). Stopping there
+    leaves the rollouts to the decisions that can still be settled; it stops a decision
+    without a claim, so it costs no coverage. Read only from a quarter of the cap on: earlier
+    the mean is too rough a guide, and would stop decisions that the cap could decide.
+
+    Examples
+    --------
+    >>> futile(0.5, -3.5, 4.5, 4000, 16_000)     # h = 2: neither answer in reach
+    True
+    >>> futile(1.5, -2.5, 5.5, 4000, 16_000), futile(0.5, -7.5, 8.5, 1000, 16_000)
+    (False, False)
+    """
+    if not (np.isfinite(lo) and np.isfinite(hi)) or 4 * n < cap or n >= cap:
+        return False
+    h = (hi - lo) / 2 * np.sqrt(n / cap)
+    return bool(abs(mean) < h / 2 and abs(mean) + h > equal)
+
+
 @dataclass
 class Decision:
     """One decision's rollouts so far and its last look (:func:`run_hand`)."""
@@ -156,6 +179,8 @@ def run_hand(sources, *, block: int, cap: int, budget: int | None, sequential: b
                 s.stopped_by = "decided"
             elif sequential and -equal <= s.lo and s.hi <= equal:
                 s.stopped_by = "equal"
+            elif sequential and not last and futile(s.mean, s.lo, s.hi, s.n, cap, equal):
+                s.stopped_by = "futile"
             elif last:
                 s.stopped_by = "rollouts" if s.n >= cap else "budget"
             else:

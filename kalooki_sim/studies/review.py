@@ -420,7 +420,8 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     advisor (:func:`~kalooki_sim.advise`'s situation), which plays both choices on the same
     sampled cards. The rollouts come in looks (:mod:`._sequential`): each decision plays
     ``block`` paired rollouts, then doubles them, until its interval excludes zero (decided),
-    lies inside ±2 points (equal), reaches ``rollouts`` or the hand's budget is spent. The
+    lies inside ±2 points (equal), neither is in reach of ``rollouts`` (futile, read from a
+    quarter of it on), it reaches ``rollouts`` or the hand's budget is spent. The
     intervals keep their 95% coverage at whatever look they stop: each look is read at level
     ``1 - 0.05 / K``, ``K`` the looks planned (Bonferroni over the looks; ``K = 6`` at the
     defaults).
@@ -483,8 +484,8 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
         ``out_act, out_pass`` (chance of going out first), ``advice`` (the advisor's choice,
         or ``unsure``), ``confidence`` (clearly: decided; probably, with a single look: only
         the one-sided 80% bound excludes zero; unsure), ``objective``, ``rollouts`` (played),
-        ``looks`` and ``stopped_by`` (``decided``, ``equal``, ``rollouts``: the cap,
-        ``budget``: the hand's budget).
+        ``looks`` and ``stopped_by`` (``decided``, ``equal``, ``futile``: neither in reach
+        of the cap, ``rollouts``: the cap, ``budget``: the hand's budget).
         The rating, as a backgammon analysis gives it: ``best`` (the action with the lower
         expected points), ``lost`` (points the action taken lost against the best:
         ``max(0, taken - other)``, 0 when the taken is the best) with its 95% interval
