@@ -550,3 +550,21 @@ def test_a_decision_neither_answer_can_reach_stops_as_futile_and_leaves_the_budg
     assert futile(0.0, -10.0, 10.0, 160, 640)
     # a small mean with an interval the cap can bring inside ±2 is not futile
     assert not futile(0.1, -2.5, 2.7, 320, 640)
+
+
+def test_the_page_and_the_terminal_show_each_rating_and_the_hands_total(seq6, hand6):
+    from kalooki_sim.report.review_page import review_html
+    from kalooki_sim.report.terminal import review_table
+
+    page = review_html(hand6, 1, seq6, title="Review")
+    tot = ks.review_total(seq6).iloc[0]
+    assert (f"hand 6: {tot['lost']:.1f} [{tot['lost_lo']:.1f}, {tot['lost_hi']:.1f}]"
+            in page)
+    for r in seq6.itertuples(index=False):
+        assert (f"<td class='num'>{r.lost:.1f} [{r.lost_lo:.1f}, {r.lost_hi:.1f}]</td>"
+                f"<td>{r.rating}</td>") in page
+    shown = review_table(seq6)
+    assert shown["rating"].tolist() == seq6["rating"].tolist()
+    assert shown["lost [95%]"].iat[0] == (f"{seq6['lost'].iat[0]:.1f} "
+                                          f"[{seq6['lost_lo'].iat[0]:.1f}, "
+                                          f"{seq6['lost_hi'].iat[0]:.1f}]")
