@@ -29,7 +29,7 @@ from .studies.advisor import Advice, advise
 from .studies.answer import policy_answer
 from .studies.decisions import call_decisions, trace_decision
 from .studies.record import read_record, review_record, write_record
-from .studies.review import review
+from .studies.review import review, review_total
 from .studies.situation import Situation, situation
 from .studies.study import Run, simulate
 from .studies.tournament import tournament
@@ -62,6 +62,7 @@ __all__ = [
     "read_record",
     "review",
     "review_record",
+    "review_total",
     "simulate",
     "situation",
     "solve_opening",

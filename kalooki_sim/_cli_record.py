@@ -1,4 +1,4 @@
-"""The command line's game records (issue 52): ``kalooki replay --record FILE`` writes a
+"""The command line's game records: ``kalooki replay --record FILE`` writes a
 traced hand as one seat's record, ``kalooki review --record FILE`` judges a record's
 decisions. Thin shells over :mod:`kalooki_sim.studies.record`."""
 

@@ -1,4 +1,4 @@
-"""``kalooki serve`` (issue 52): the advisor, the review and the call chart in a browser; a
+"""``kalooki serve``: the advisor, the review and the call chart in a browser; a
 thin shell over :func:`kalooki_sim.serve.serve`."""
 
 from __future__ import annotations

@@ -13,16 +13,17 @@ import dataclasses
 import os
 import sys
 
+from . import _cli_parser
 from ._cli_notes import _glued, _one_line_warnings, _stderr_notes
-from ._cli_record import add_replay_record, add_review_record, read_record_file, replay_record
+from ._cli_parser import EXIT_USAGE
+from ._cli_record import read_record_file, replay_record
 from ._cli_rules import (
     UsageError,
     _rules_field_docs,
-    add_rules_flags,
     rule_ids,
     rules_from,
 )
-from ._cli_serve import add_serve, cmd_serve
+from ._cli_serve import cmd_serve
 from .report.terminal import (
     advice_table,
     est_ci,
@@ -31,38 +32,15 @@ from .report.terminal import (
     review_table,
     tournament_table,
 )
-from .studies._cluster import StudyInterrupted
+from .studies.runner import StudyInterrupted
 
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process SIGTERM ended
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of stdout went away
 
 
-
-
 class _Terminated(BaseException):
     """SIGTERM arrived (raised in the main thread, like KeyboardInterrupt for SIGINT)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``kalooki simulate: error: ... (see --help)``."""
-
-    def error(self, message):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-class _FORMATTER(argparse.RawDescriptionHelpFormatter):
-    """Examples kept as written; every flag's help ends with its default (unless it says it)."""
-
-    def _get_help_string(self, action):
-        text = action.help or ""
-        default = action.default
-        if ("default" in text or default in (None, argparse.SUPPRESS)
-                or text == argparse.SUPPRESS or not action.option_strings):
-            return text
-        shown = "off" if default is False else "%(default)s"
-        return f"{text} (default: {shown})"
 
 
 # -- shared flags and output ---------------------------------------------------------------------
@@ -72,33 +50,6 @@ def _policies(text: str):
     """``"greedy"`` -> ``"greedy"``; ``"expert,greedy,greedy,greedy"`` -> a list."""
     parts = [p.strip() for p in text.split(",")]
     return parts[0] if len(parts) == 1 else parts
-
-
-def _ints(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a comma list of integers") from None
-
-
-_POLICIES_HELP = ("one preset for every seat, or one per seat, comma-separated (greedy, random, "
-                  "never-call, call-<k>, hold-for-double, expert, chart, thumb, search; "
-                  "chart:FILE follows the chart or rules of thumb in a CSV)")
-
-
-def _add_output(p, force: bool = True) -> None:
-    p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
-                   help="print the table as CSV (or write it to FILE; an existing FILE only "
-                        "with --force)")
-    if force:  # simulate has its own --force, which also covers these files
-        p.add_argument("--force", action="store_true",
-                       help="overwrite the files --csv, --plot or --out name if they exist")
-
-
-def _add_plot(p, what: str) -> None:
-    p.add_argument("--plot", default=None, metavar="FILE.png",
-                   help=f"also draw {what} as a PNG to FILE.png (default: no chart; an "
-                        "existing file only with --force)")
 
 
 def _plot(args, chart, data) -> None:
@@ -112,26 +63,11 @@ def _plot(args, chart, data) -> None:
         print(f"wrote {args.plot}", file=sys.stderr)
 
 
-def _add_deal(p, whole: str, required: bool = True) -> None:
-    """--seed, --game, --hand: which traced hand (or game) a command replays."""
-    p.add_argument("--seed", type=int, required=required,
-                   help="the seed of the run to replay (C3)")
-    p.add_argument("--game", type=int, default=0, metavar="G", help="the game id")
-    p.add_argument("--hand", type=int, default=None, metavar="H",
-                   help=f"the hand number (default: {whole})")
-
-
 def _hand(args) -> int:
     """The ``hand=`` of :func:`~kalooki_sim.trace` from ``--hand``: hand 1 when the whole game
     is replayed (``--hand`` not given); any number given, 0 too, goes to the API, which refuses
     a number outside the schedule (``0`` is not hand 1)."""
     return 1 if args.hand is None else args.hand
-
-
-def _add_quiet(p) -> None:
-    p.add_argument("--quiet", "-q", action="store_true",
-                   help="no progress bar or notes on stderr (progress bars are off anyway when "
-                        "stderr is not a terminal); errors are still shown")
 
 
 def _show(df, args, index=False) -> None:
@@ -293,7 +229,7 @@ def _api(name):
 
 
 def cmd_call_chart(args) -> int:
-    """``kalooki call-chart``: the call-chart study (issue 28)."""
+    """``kalooki call-chart``: the call-chart study."""
     from .analysis import decided_share
     from .analysis.chart_study import SEED, call_chart_study
 
@@ -458,301 +394,17 @@ def cmd_report(args) -> int:
 
 # -- the parser -----------------------------------------------------------------------------------
 
-_SIMULATE_EXAMPLES = """examples:
-  kalooki simulate --games 10000 --out runs/g4                  # whole games, 4 greedy players
-  kalooki simulate --games 100000 --hand 9 --players 5 --out runs/h9p5 --summary-only
-  kalooki simulate --games 20000 --hand 1 --hand 9 --policies expert,greedy,greedy,greedy \\
-      --out runs/mixed --call-limit 2
-  kalooki simulate --games 20000 --first-game 20000 --out runs/part2  # the next 20,000 games
-  kalooki simulate ... --out runs/g4 --resume                   # continue an interrupted run
-  kalooki simulate --games 1000000 --summary-only --out runs/big --cluster local:2
-
-The rows go to DIR/rows/*.parquet (read them with kalooki_sim.simulate(...).rows() or pandas),
-the merged aggregates to DIR/summary.parquet; DIR/manifest.json records the arguments, version,
-commit and checksums. The table printed is Run.means(): per hand and policy, seats pooled.
-
-how long (measured on 2 cores, 2026-12-01): a million hand-9 games at 5 players with
---summary-only take about 35 min; time grows with games x hands played."""
-
-_EXAMPLES = {
-    "replay": """examples:
-  kalooki replay --seed 1 --game 0 --hand 7        # hand 7 as play_hands(..., seed=1) played it
-  kalooki replay --seed 1 --game 3                 # the whole game 3
-  kalooki replay --seed 1 --hand 9 --players 5 --policies expert --csv moves.csv
-  kalooki replay --seed 2 --hand 2 --policies expert --record hand.rec --record-seat 3""",
-    "rules": """examples:
-  kalooki rules                                     # the Jamaican card
-  kalooki rules --players 6 --pack by-table --free-extension""",
-    "tournament": """examples:
-  kalooki tournament --policies expert,greedy,greedy,greedy --games 2000 --seed 2026
-  kalooki tournament --policies call-1,never-call,greedy --games 500 --paired --csv""",
-    "call-chart": """examples:
-  kalooki call-chart --deals 20000 --out study/chart            # all nine contracts (hours)
-  kalooki call-chart --deals 2000 --hand 6 --seed 7 --out /tmp/h6  # re-run one contract
-  kalooki call-chart --deals 20000 --out study/chart --resume    # continue after a stop
-  kalooki call-chart --deals 20000 --out study/chart --scheduler tcp://10.0.0.5:8786
-
-make study re-runs the committed study; make report reads its statistics.""",
-    "call-value": """examples:
-  kalooki call-value --deals 2000 --hand 6
-  kalooki call-value --deals 2000 --hand 9 --players 5 --rows --csv calls.csv
-  kalooki call-value --deals 2000 --hand 9 --sample 0.05      # 5% of the decisions branched
-
-how long (measured on 2 cores, 2026-12-01): --deals 2000 --hand 6 took 297 s;
-call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x replicas).""",
-    "advise": """examples:
-  kalooki advise --cards "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
-  kalooki advise --cards "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
-      --opened 1,3 --table "5♠ 5♥ 5♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" --rollouts 500
-  kalooki advise --cards "..." --card 7♥ --contract 6 --known "1:7♠ 7♦" --known "3:2♣" \\
-      --hand-sizes 1:15 --objective penalty
-  kalooki advise --cards "..." --card 7♥ --contract 6 --discarder 2 \\
-      --history "3:discard:7♦, 2:pass:7♦, 2:draw, 2:discard:7♥"   # or --history @events.txt""",
-    "serve": """examples:
-  kalooki serve                      # then open http://127.0.0.1:8052/
-  kalooki serve --port 9000 --open   # another port, and open the browser""",
-    "review": """examples:
-  kalooki review --record hand.rec --rollouts 500 --out review.html   # a hand you played
-  kalooki review --seed 1 --game 0 --hand 9 --seat 0                  # the table of decisions
-  kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
-  kalooki review --seed 1 --hand 6 --seat 2 --policies expert,greedy,greedy,greedy --csv
-
-how long (measured on 2 cores shared with other work, 2026-12-02): hand 9 of --seed 1 (14
-decisions of seat 0, one deal) took 15 s at 200 rollouts per decision.""",
-    "report": """examples:
-  kalooki report                 # executes the notebooks and writes reports/ (minutes)
-  kalooki report --tiny --out /tmp/report""",
-}
-
-
-def _sub(subs, name, func, help_, description):
-    p = subs.add_parser(name, help=help_, description=description,
-                        epilog=_EXAMPLES.get(name, _SIMULATE_EXAMPLES if name == "simulate"
-                                             else None), formatter_class=_FORMATTER)
-    p.set_defaults(func=func)
-    _add_quiet(p)
-    return p
-
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``kalooki`` argument parser with every sub-command."""
+    """The ``kalooki`` argument parser with every sub-command (their flags:
+    :mod:`kalooki_sim._cli_parser`)."""
     from ._version import __version__
 
-    ap = _Parser(prog="kalooki", formatter_class=_FORMATTER,
-                 description="Monte Carlo statistics for Jamaican Kalooki (kalooki_sim).",
-                 epilog="Run 'kalooki COMMAND --help' for a command's flags and examples.")
-    ap.add_argument("--version", action="version", version=f"kalooki_sim {__version__}")
-    subs = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    subs.required = True
-
-    p = _sub(subs, "simulate", cmd_simulate, "play many games or hands into a Parquet dataset",
-             "Play --games games (or only the --hand numbers of each) in chunks, writing each "
-             "chunk's per-seat rows to Parquet and exact aggregates (counts, sums, sums of "
-             "squares, histograms) to a summary; resumable, and runnable on a dask cluster.")
-    p.add_argument("--games", type=int, required=True, metavar="N", help="games to play (>= 1)")
-    p.add_argument("--hand", type=int, action="append", metavar="H",
-                   help="play only hand number H of each game (repeatable; default: whole "
-                        "games)")
-    p.add_argument("--policies", default="greedy", metavar="P[,P...]", help=_POLICIES_HELP)
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (C3)")
-    p.add_argument("--first-game", type=int, default=0, metavar="G",
-                   help="the first game id: split a study into runs")
-    p.add_argument("--threads", type=int, default=None, metavar="T",
-                   help="numba threads (default: all cores; 1 per worker on a LocalCluster)")
-    p.add_argument("--out", required=True, metavar="DIR", help="the run directory")
-    p.add_argument("--summary-only", action="store_true",
-                   help="keep only the aggregates, not the rows")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--resume", action="store_true",
-                      help="DIR holds this run: continue it (or read it back if finished)")
-    mode.add_argument("--force", action="store_true",
-                      help="DIR holds a run: delete its files and start again; and overwrite "
-                           "the files --csv and --plot name if they exist")
-    p.add_argument("--cluster", default=None, metavar="local[:N]|tcp://HOST:PORT",
-                   help="run the chunks on a dask LocalCluster of N workers, or on the "
-                        "scheduler at HOST:PORT")
-    p.add_argument("--chunk-games", type=int, default=None, metavar="N",
-                   help="games per chunk (default: about 100,000 hands per chunk)")
-    _add_output(p, force=False)
-    _add_plot(p, "the mean penalty per hand with 95%% intervals")
-    add_rules_flags(p)
-
-    p = _sub(subs, "replay", cmd_replay, "the readable play-by-play of a hand or a game",
-             "Replay one hand (--hand) of a game, or the whole game, exactly as play_hands / "
-             "play_games played it with that seed, and print the move log.")
-    _add_deal(p, "the whole game, with its totals and winner")
-    p.add_argument("--policies", default="greedy", metavar="P[,P...]", help=_POLICIES_HELP)
-    add_replay_record(p)
-    _add_output(p)
-    add_rules_flags(p)
-
-    p = _sub(subs, "rules", cmd_rules, "the active rule set with its rule ids",
-             "Print the rule set the flags give (the Jamaican card without flags): every "
-             "option with its value and the rule ids of RULES.md, and the schedule.")
-    _add_output(p)
-    add_rules_flags(p)
-
-    p = _sub(subs, "tournament", cmd_tournament, "a duplicate tournament of policies",
-             "Every deal sequence is played once per rotation of the policies round the table "
-             "(kalooki_sim.tournament); 95% intervals over deal sequences.")
-    p.add_argument("--policies", required=True, metavar="P,P,...",
-                   help="one policy per seat, comma-separated")
-    p.add_argument("--games", type=int, required=True, metavar="N",
-                   help="deal sequences (nine-hand games), each played once per rotation")
-    p.add_argument("--seed", type=int, default=0, help="the seed of the deals (C3)")
-    p.add_argument("--threads", type=int, default=None, metavar="T",
-                   help="numba threads (default: all cores)")
-    p.add_argument("--paired", action="store_true",
-                   help="also the paired differences between every two policies")
-    _add_output(p)
-    _add_plot(p, "each policy's share of game wins with 95%% intervals")
-    add_rules_flags(p)
-
-    p = _sub(subs, "call-chart", cmd_call_chart, "the call chart's study: make it, keep it",
-             "Branch every take and call of --deals deals of each contract both ways "
-             "(kalooki_sim.call_decisions), in chunks: per-decision rows to Parquet, the "
-             "chart's sufficient statistics to DIR/call_chart_stats.csv (with the command, "
-             "commit, machine and wall time on top) and the chart to DIR/call_chart.csv; "
-             "resumable, and runnable on a dask cluster.")
-    p.add_argument("--deals", type=int, required=True, metavar="N",
-                   help="deals per contract (>= 1)")
-    p.add_argument("--out", required=True, metavar="DIR", help="the study directory")
-    p.add_argument("--hand", type=int, action="append", metavar="H",
-                   help="study only contract H (repeatable; default: all nine)")
-    p.add_argument("--policies", default="expert", metavar="P[,P...]", help=_POLICIES_HELP)
-    p.add_argument("--seed", type=int, default=None,
-                   help="the seed of the deals (C3; default: the study's own, 2028)")
-    p.add_argument("--sample", type=float, default=1.0, metavar="S",
-                   help="share of the decisions branched, in (0, 1]")
-    p.add_argument("--threads", type=int, default=None, metavar="T",
-                   help="numba threads (default: all cores; 1 per worker on a LocalCluster)")
-    p.add_argument("--chunk-deals", type=int, default=None, metavar="N",
-                   help="deals per chunk (default 250)")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--resume", action="store_true",
-                      help="DIR holds this study: continue it (or read it back if finished)")
-    mode.add_argument("--force", action="store_true",
-                      help="DIR holds a study: delete its files and start again")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="run the chunks on a dask cluster: tcp://HOST:PORT (a scheduler), or "
-                        "local[:N] (a LocalCluster of N workers)")
-    _add_output(p, force=False)
-    add_rules_flags(p)
-
-    p = _sub(subs, "call-value", cmd_call_value, "what calls are worth, decision by decision",
-             "kalooki_sim.call_decisions: every call decision on --deals deals of hand --hand, "
-             "followed both ways on the same cards; a summary per decision (--rows: every row).")
-    p.add_argument("--deals", type=int, required=True, metavar="N",
-                   help="deals of the hand to play, every decision branched (>= 1)")
-    p.add_argument("--hand", type=int, required=True, metavar="H",
-                   help="the hand number (its contract), 1-9")
-    p.add_argument("--policies", default="expert", metavar="P[,P...]", help=_POLICIES_HELP)
-    p.add_argument("--seed", type=int, default=0, help="the seed of the deals (C3)")
-    p.add_argument("--replicas", type=int, default=1, metavar="K",
-                   help="1: each branch continues the real deal; K > 1: deal the unseen cards "
-                        "again K times (the value given what the seat knows)")
-    p.add_argument("--sample", type=float, default=1.0, metavar="S",
-                   help="share of the decisions branched, in (0, 1]: each is drawn from the "
-                        "seed, so fewer decisions spread over more deals")
-    p.add_argument("--rows", action="store_true", help="print every row, not the summary")
-    _add_output(p)
-    _add_plot(p, "the mean d_penalty (act minus pass) by cards still needed, per decision")
-    add_rules_flags(p)
-
-    p = _sub(subs, "advise", cmd_advise, "should I call (or take) this card?",
-             "kalooki_sim.advise: rollouts of the position with and without the card; prints "
-             "the recommendation and the table.")
-    p.add_argument("--cards", default=None, metavar="CARDS",
-                   help='your cards (required), e.g. "K♠ K♥ 7♦"')
-    p.add_argument("--hand", dest="hand_cards", default=None, help=argparse.SUPPRESS)
-    p.add_argument("--card", required=True, metavar="CARD", help="the card offered, e.g. 7♥")
-    p.add_argument("--contract", type=int, required=True, metavar="H",
-                   help="the hand number (its contract)")
-    p.add_argument("--discarder", type=int, default=2, metavar="SEAT",
-                   help="seats to your right of the player who discarded the card (1: you are "
-                        "next, so take or draw; 2 or more: call or pass)")
-    p.add_argument("--stock-left", type=int, default=None, metavar="N",
-                   help="cards left in the stock (default: as after the deal)")
-    p.add_argument("--calls-made", type=int, default=0, metavar="N",
-                   help="calls you have made this hand (R9)")
-    p.add_argument("--opened", type=_ints, default=None, metavar="S,S",
-                   help="seats that have opened, e.g. 1,3")
-    p.add_argument("--table", default=None, metavar="MELDS",
-                   help='melds on the table, ";" between melds, e.g. "5♠ 5♥ 5♦; 9♣ 10♣ J♣"')
-    p.add_argument("--seen", default=None, metavar="CARDS",
-                   help="the discards under the card, bottom first, as far as you saw them")
-    p.add_argument("--known", action="append", default=None, metavar="SEAT:CARDS",
-                   help='cards an opponent took or called and still holds, e.g. "1:7♠ 7♥ 6♥" '
-                        "(seat to your right; repeatable, one per seat)")
-    p.add_argument("--hand-sizes", default=None, metavar="SEAT:N,...",
-                   help="opponents' hand sizes, e.g. 1:11,3:9 (default: the cards dealt, less "
-                        "the cards of its melds if opened)")
-    p.add_argument("--reshuffled", action="store_true",
-                   help="the stock was made again from the pile (R13): the next empty stock "
-                        "voids the hand; give --stock-left")
-    p.add_argument("--history", default=None, metavar="EVENTS",
-                   help='what the table saw, in order: SEAT:ACTION[:CARD] separated by commas, '
-                        'e.g. "3:discard:7♦,1:pass:7♦,2:draw" (seat to your right, 0: you; '
-                        "actions discard, pass, take, call, draw), or @FILE, one per line")
-    p.add_argument("--no-past-turns", action="store_true",
-                   help="deal the hidden hands uniformly, without replaying the opponents' "
-                        "past turns (the stock left is then not read)")
-    p.add_argument("--objective", choices=["relative", "penalty"], default="relative",
-                   help="relative: your penalty minus the table's mean, doubles counted (what "
-                        "decides a game); penalty: your own penalty alone")
-    p.add_argument("--policies", default="expert", metavar="P[,P...]",
-                   help=_POLICIES_HELP + "; how every seat plays the rollouts")
-    p.add_argument("--rollouts", type=int, default=2000, metavar="N",
-                   help="paired rollouts, each played both ways on the same cards")
-    p.add_argument("--margin", type=float, default=None, metavar="POINTS",
-                   help="stop early once the penalty interval's half-width is below POINTS "
-                        "(default: no early stop)")
-    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="stop early after SECONDS (default: no limit)")
-    p.add_argument("--decide", action="store_true",
-                   help="stop as soon as the rollouts decide (a sequential test, 5%% error "
-                        "over all its looks); 'unsure' if the budget runs out first")
-    p.add_argument("--seed", type=int, default=0, help="the seed of the rollouts")
-    _add_output(p)
-    add_rules_flags(p)
-
-    p = _sub(subs, "review", cmd_review, "review one seat's take and call decisions",
-             "kalooki_sim.review: replay a hand (or a game) as 'kalooki replay' does and judge "
-             "every take and call decision of --seat with the advisor, from what the seat knew "
-             "then; --out writes the hand's timeline as an HTML page.")
-    _add_deal(p, "the whole game", required=False)
-    p.add_argument("--seat", type=int, default=None, metavar="K",
-                   help="the seat to review, 0 to players - 1")
-    add_review_record(p)
-    p.add_argument("--policies", default="greedy", metavar="P[,P...]",
-                   help=_POLICIES_HELP + "; how the traced hand was played")
-    p.add_argument("--rollouts", type=int, default=200, metavar="N",
-                   help="paired rollouts per decision")
-    p.add_argument("--objective", choices=["relative", "penalty"], default="relative",
-                   help="relative: your penalty minus the table's mean, doubles counted; "
-                        "penalty: your own penalty alone")
-    p.add_argument("--rollout-policies", default="expert", metavar="P[,P...]",
-                   help="how every seat plays in the rollouts (the advisor's model)")
-    p.add_argument("--rollout-seed", type=int, default=0, help="the seed of the rollouts")
-    p.add_argument("--threads", type=int, default=None, metavar="T",
-                   help="numba threads (default: all cores)")
-    p.add_argument("--out", default=None, metavar="FILE.html",
-                   help="also write the hand's timeline, every decision annotated, as an HTML "
-                        "page (default: none)")
-    _add_output(p)
-    add_rules_flags(p)
-
-    p = _sub(subs, "serve", cmd_serve, "the advisor, the review and the chart in a browser",
-             "A local web app (http://127.0.0.1:8052/): the Advise, Review and Chart pages "
-             "over the Python API (the same as 'make serve'); Ctrl-C stops it.")
-    add_serve(p)
-
-    p = _sub(subs, "report", cmd_report, "execute the notebooks and write reports/",
-             "The same as 'make report' (kalooki_sim.report).")
-    p.add_argument("--out", default=None, metavar="DIR",
-                   help="where to write the report (default: reports/)")
-    p.add_argument("--tiny", action="store_true", help="tiny sizes (a smoke test)")
-    return ap
+    commands = {"simulate": cmd_simulate, "replay": cmd_replay, "rules": cmd_rules,
+                "tournament": cmd_tournament, "call-chart": cmd_call_chart,
+                "call-value": cmd_call_value, "advise": cmd_advise, "review": cmd_review,
+                "serve": cmd_serve, "report": cmd_report}
+    return _cli_parser.build_parser(commands, __version__)
 
 
 def _compiling() -> str:

@@ -42,6 +42,7 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.report import words
 from kalooki_sim.report import plots
 
 out = Path(out_dir)
@@ -99,7 +100,7 @@ def hands_of(policy, key):
     return [h for p, h in claims[key] if p == policy]
 
 
-lines = [A.call_sign_line(p, fam[fam["policy"] == p], claims) for p in pols]
+lines = [words.call_sign_line(p, fam[fam["policy"] == p], claims) for p in pols]
 display(Markdown(
     "Which way does calling move the penalty? Each claim below holds at the 5% level after "
     f"Holm's adjustment for the {len(fam)} comparisons made together:\n\n- "
@@ -154,7 +155,7 @@ plots.show(plots.call_value(cv, "d_p_pen200"), out, "exposure_p200",
 plots.details(pd.DataFrame(exp_rows), "Exposure for every contract and policy",
               csv="call_value.csv")
 n9, c9 = h9.loc["never"], h9.loc["call-3"]
-text = (A.spread_sentence(n9, c9, 9) + " Standard deviation change "
+text = (words.spread_sentence(n9, c9, 9) + " Standard deviation change "
         f"{plots.num_ci(c9['d_pen_sd'], c9['d_pen_sd_lo'], c9['d_pen_sd_hi'], 0, True)} points;"
         " chance of 200 or more "
         + plots.num_ci(100 * c9["d_p_pen200"], 100 * c9["d_p_pen200_lo"],
@@ -191,7 +192,7 @@ def void_text(t, h):
     return plots.pct_ci(t.loc[h, "p_void"], t.loc[h, "p_void_lo"], t.loc[h, "p_void_hi"])
 
 
-text = (A.call_void_sentence(c3) + f" Where voids are most common, in hand {vh}, "
+text = (words.call_void_sentence(c3) + f" Where voids are most common, in hand {vh}, "
         f"{void_text(nv, vh)} of deals are void when seat 0 never calls and "
         f"{void_text(c3, vh)} when it calls up to three times; the two are scored on the same "
         f"deal in {plots.pct(c3.loc[vh, 'same_deal'])} of the deal sequences.")

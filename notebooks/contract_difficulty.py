@@ -51,6 +51,7 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.report import player_words, words
 from kalooki_sim.analysis._words import overlap_note
 from kalooki_sim.report import plots
 
@@ -142,7 +143,7 @@ ct, med_draws = A.contract_table(df[df["pack"] == "card"], deals[deals["pack"] =
                                  dealt=pdt, players=P4, n_boot=n_boot, seed=seed,
                                  return_draws=True)
 ct.to_csv(out / "contract_table.csv", index=False)
-display(Markdown(A.interval_sentence(ct, {
+display(Markdown(player_words.interval_sentence(ct, {
     "difficulty_rank": "the difficulty rank", "p_dealt": "the deal already lays it (its "
     "interval is in p_dealt.csv)", "median_open_turn": "the median own turn to open",
     "p_open_by_turn_10": "opened by own turn 10", "p_void_deal": "void deals",
@@ -180,7 +181,7 @@ plots.table(pd.DataFrame({
 ranked = ct["difficulty_rank"].notna()
 fast = A.rank_intervals(dict(zip(ct.loc[ranked, "hand"], ct.loc[ranked, "median_open_turn"],
                                  strict=True)), med_draws, higher_first=False)
-text = A.open_speed_sentence(ct, fast, P4)
+text = words.open_speed_sentence(ct, fast, P4)
 display(Markdown(
     f"**What \"difficulty\" ranks by**: {A.DIFFICULTY_RANKED_BY}. Ties share the lower rank. "
     f"The rank intervals of the {int(ranked.sum())} ranked contracts hold together with 95% "
@@ -188,7 +189,7 @@ display(Markdown(
     "bootstrap replicates over deals); two contracts whose intervals overlap cannot be "
     "told apart.\n\n" + text))
 headlines.append(text)
-note = A.selection_note(table)
+note = words.selection_note(table)
 if note:
     display(Markdown("**Caveat.** " + note))
     headlines.append(note)
@@ -261,7 +262,7 @@ plots.table(pd.DataFrame({"contract": [f"{h}: {LABEL[h]}" for h in wide.index], 
                      for h in wide.index]
     for p in sorted(anyseat["players"].unique())}}),
     "Chance some seat is dealt its contract")
-text = A.some_seat_sentence(anyseat)
+text = words.some_seat_sentence(anyseat)
 display(Markdown(text))
 
 # %% [markdown]

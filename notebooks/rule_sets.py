@@ -35,6 +35,7 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.report import words
 from kalooki_sim.report import plots
 
 out = Path(out_dir)
@@ -75,7 +76,7 @@ def cell(r, m, digits):
     return f"{d:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]{mark}"
 
 
-headlines = [A.variant_sentence(name, cmp[cmp.rules == name], sig, deals)
+headlines = [words.variant_sentence(name, cmp[cmp.rules == name], sig, deals)
              for name in list(SETS)[1:]]
 display(Markdown("**What each variant changes**, against the card's rules on the same deals "
                  "(the sizes are the range of the changes over the contracts named):\n\n"
@@ -186,7 +187,7 @@ plots.table(pd.DataFrame({
 }), f"Tuluki per seat: each seat's mean penalty (points per deal) and the paired difference, "
     f"non-dealer minus dealer (below 0: the non-dealer pays less), {deals:,} deals per "
     "contract, 95% intervals")
-text = A.dealer_sentence(seats)
+text = words.dealer_sentence(seats)
 headlines.append(text)
 display(Markdown(text))
 

@@ -40,6 +40,7 @@ from IPython.display import HTML, Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
+from kalooki_sim.report import player_words
 from kalooki_sim.report import plots
 
 out = Path(out_dir)
@@ -392,9 +393,9 @@ show(tuned[["contract", "policy", "call_max_need", "gain", "gain_lo", "gain_hi",
 
 # %%
 game_lines = [h for h in tuned.attrs["header"] if h.startswith("nine-hand games")]
-text = A.tuned_sentence(tuned, ks.preset("expert").call_max_need)
+text = player_words.tuned_sentence(tuned, ks.preset("expert").call_max_need)
 headlines.append(text.split(" Every adopted")[0])
-text += "".join(" " + A.tuned_games_sentence(line) for line in game_lines)
+text += "".join(" " + player_words.tuned_games_sentence(line) for line in game_lines)
 display(Markdown(text))
 
 # %% [markdown]
@@ -421,9 +422,9 @@ show(gap[["contract", "deals", "d_penalty", "d_penalty_lo", "d_penalty_hi"]],
              "95% interval over deals; " + gap.attrs["header"][1],
      names={"deals": "deals (each in every seat)", "d_penalty": "search − expert",
             "d_penalty_lo": "95% from", "d_penalty_hi": "95% to"}, digits=1)
-text = A.search_gap_sentence(gap)
+text = player_words.search_gap_sentence(gap)
 headlines.append(text)
-display(Markdown(text + " " + A.search_gap_tally(gap)))
+display(Markdown(text + " " + player_words.search_gap_tally(gap)))
 
 # %% [markdown]
 # ### Worked examples from the advisor
@@ -445,7 +446,7 @@ EXAMPLES = [
 ]
 for i, (title, sit) in enumerate(EXAMPLES, 1):
     a = ks.advise(**sit, policies=policies, rollouts=rollouts, seed=seed + i, rules=rules)
-    facts = A.situation_sentence(a.situation)
+    facts = player_words.situation_sentence(a.situation)
     display(Markdown(f"### Example {i}. {title}\n\n*Situation:* {facts}.\n\n"
                      f"**{a.recommendation}**"))
     a.table.to_csv(out / f"advisor_example_{i}.csv", index=False)

@@ -1,6 +1,7 @@
-"""Frozen copy of kalooki_sim/_kernels/needed.py before the speed-up: the tests compare.
+"""Frozen copy of the cards-needed kernel (kalooki_sim/engine/_kernels/needed.py) before its
+speed-up: the tests compare the two.
 
-Cards needed to lay a contract (issue 8): the Kalooki counterpart of Mahjong's shanten.
+Cards needed to lay a contract: the Kalooki counterpart of Mahjong's shanten.
 
 Problem
 -------

@@ -256,3 +256,315 @@ def test_review_page_renders_in_a_real_browser(hand6, tmp_path):
                         f"--screenshot={shot}", page.as_uri()], capture_output=True,
                        timeout=120, check=False)
     assert r.returncode == 0 and shot.stat().st_size > 20_000
+
+
+# -- the sequential budget (issue 51): looks until decided, equal or spent ----------------------
+
+
+def _normal_source(mu, sd, seed):
+    """A synthetic decision: each block's paired differences from its own stream
+    ``(seed, first)`` (the engine's streams are per rollout, C3); equal weights."""
+    def play(first, count):
+        return np.random.default_rng((seed, first)).normal(mu, sd, count), np.zeros(count)
+    return play
+
+
+def test_the_looks_double_from_the_block_to_the_cap():
+    from kalooki_sim.studies._sequential import schedule
+
+    for block, cap in [(500, 16_000), (20, 45), (7, 7), (100, 50), (3, 1000)]:
+        s = schedule(block, cap)
+        assert s[-1] == cap and s[0] == min(block, cap)
+        assert all(b == 2 * a for a, b in zip(s[:-2], s[1:-1], strict=True))
+        assert all(a < b <= 2 * a for a, b in zip(s, s[1:], strict=False))
+
+
+def test_the_sequential_rule_stops_a_clear_difference_early_and_spends_no_more_than_the_budget():
+    from kalooki_sim.studies._sequential import run_hand
+
+    sources = [_normal_source(-20, 10, 1),    # clear: decided at the first look
+               _normal_source(0, 1, 2),       # equal: inside +-2 at the first look
+               _normal_source(0.5, 60, 3),    # hard: runs to the cap or the budget
+               _normal_source(0.5, 60, 4)]
+    out, K = run_hand(sources, block=40, cap=640, budget=None)
+    assert K == 5
+    assert [o.stopped_by for o in out[:2]] == ["decided", "equal"]
+    assert [o.n for o in out[:2]] == [40, 40] and out[0].hi < 0
+    assert -2 <= out[1].lo and out[1].hi <= 2
+    assert all(o.stopped_by in ("rollouts", "decided", "futile") for o in out[2:])
+    assert all(o.n == 640 for o in out[2:] if o.stopped_by == "rollouts")
+    # a budget: what a round cannot pay is shared by the decisions still open, then stop
+    out, _ = run_hand(sources, block=40, cap=2560, budget=1000)
+    assert sum(o.n for o in out) <= 1000
+    assert [o.stopped_by for o in out[2:]] == ["budget", "budget"]
+    assert out[2].n == out[3].n > 320                # the last round shared equally
+    # a fixed-size review: one look of the cap, whatever it shows
+    out, K = run_hand(sources, block=40, cap=640, budget=None, sequential=False)
+    assert K == 1 and all(o.n == 640 and o.looks == 1 for o in out)
+
+
+def test_the_stopping_interval_keeps_its_95_coverage_and_the_naive_one_does_not():
+    """Optional stopping: reading every look at 95% and stopping when zero is excluded covers
+    the true difference less often than 95%; the rule's level 0.05 / K keeps it (Bonferroni
+    over the looks). 1,500 synthetic decisions whose two actions are worth the same."""
+    from kalooki_sim.studies._sequential import run_hand
+
+    mu, reps = 0.0, 1500
+    src = [_normal_source(mu, 30, 100 + k) for k in range(reps)]
+    out, K = run_hand(src, block=8, cap=512, budget=None)
+    cover = np.mean([o.lo <= mu <= o.hi for o in out])
+    naive, _ = run_hand(src, block=8, cap=512, budget=None, alpha=0.05 * K)  # 95% each look
+    cover_naive = np.mean([o.lo <= mu <= o.hi for o in naive])
+    assert cover >= 0.94, cover
+    assert cover_naive < 0.93, cover_naive
+
+
+def _synthetic_review(mus, sd, seed):
+    """A review's table of synthetic decisions with true differences ``mus`` (the seat acted
+    every time): the sequential rule, the ratings, and the errors' fresh re-measure, as
+    :func:`kalooki_sim.review` does them."""
+    from kalooki_sim.studies._sequential import fresh, run_hand
+    from kalooki_sim.studies.review import ERRORS, rating
+
+    src = [_normal_source(m, sd, seed + k) for k, m in enumerate(mus)]
+    out, _ = run_hand(src, block=16, cap=256, budget=None)
+    rows = []
+    for s, o in zip(src, out, strict=True):
+        rate = rating(True, o.lo, o.hi)
+        f = fresh(s, o.n, o.n) if rate in ERRORS else (np.nan,) * 3
+        rows.append(dict(game=0, hand=1, rating=rate, lost_fresh=f[0], lost_fresh_lo=f[1],
+                         lost_fresh_hi=f[2], rollouts=o.n, fresh_rollouts=0, mean=o.mean))
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("mus", [
+    [-8.0, -3.0, -1.0, 0.0, 0.5, 1.0, 2.0, 4.0, 6.0, 15.0],
+    [0.0] * 10,
+    [4.0] * 10,
+])
+def test_the_hands_total_covers_the_points_lost_at_its_errors(mus):
+    """The total of the decisions rated an error covers their true total at least 95% of the
+    time (300 synthetic hands of 10 decisions, within two binomial standard errors); summing
+    the stopped means instead, as a naive review would, does not: a mean stopped as soon as
+    its interval leaves zero overshoots."""
+    from kalooki_sim.studies.review import ERRORS
+
+    mus = np.array(mus)
+    hits, naive = [], []
+    for rep in range(300):
+        t = _synthetic_review(mus, 25, 10_000 * rep)
+        tot = ks.review_total(t).iloc[0]
+        err = t["rating"].isin(ERRORS).to_numpy()
+        truth = float(mus[err].sum())
+        hits.append(tot["lost_lo"] <= max(0.0, truth) <= tot["lost_hi"])
+        m = float(t.loc[err, "mean"].sum())
+        h = float(np.sqrt((((t.loc[err, "lost_fresh_hi"] - t.loc[err, "lost_fresh_lo"]) / 2)
+                           ** 2).sum()))
+        naive.append(max(0.0, m - h) <= max(0.0, truth) <= m + h)
+    assert np.mean(hits) >= 0.95 - 2 * np.sqrt(0.95 * 0.05 / 300), np.mean(hits)
+    if mus[0] == 4.0:
+        assert np.mean(naive) < 0.8, np.mean(naive)
+
+
+@pytest.mark.parametrize("acted, lo, hi, want", [
+    (True, -1.9, 2.0, "equal"),       # R12 points: inside +-2, whatever the sign
+    (True, 0.3, 1.5, "equal"),        # decided, but too small to matter
+    (True, -9.0, -0.1, "best"),
+    (False, 0.1, 9.0, "best"),
+    (True, 0.1, 9.0, "inaccuracy"),   # worse, by at least 0.1 as far as the interval tells
+    (True, 5.0, 30.0, "mistake"),     # at least 5: half a ten-point card (R1)
+    (False, -30.0, -10.0, "blunder"),  # at least 10: a ten-point card
+    (True, -0.5, 2.5, "unsure"),
+    (True, 0.0, 12.0, "unsure"),      # touching zero is not excluding it
+    (True, float("nan"), float("nan"), "unsure"),
+])
+def test_R12_a_rating_names_only_a_size_its_interval_supports(acted, lo, hi, want):
+    from kalooki_sim.studies.review import rating
+
+    assert rating(acted, lo, hi) == want
+
+
+def test_R12_the_equal_band_is_the_call_charts():
+    from kalooki_sim.analysis._chart import EITHER_POINTS
+    from kalooki_sim.studies._sequential import EQUAL
+
+    assert EQUAL == EITHER_POINTS
+
+
+@pytest.fixture(scope="module")
+def seq6(hand6):
+    return ks.review(hand6, 1, rollouts=800, block=50, hand_rollouts=3000, policies="greedy",
+                     seed=3)
+
+
+def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6):
+    from kalooki_sim.studies._sequential import schedule
+    from kalooki_sim.studies.review import BLUNDER, MISTAKE, rating
+
+    r = seq6
+    acted = r["action"].isin(["take", "call"])
+    lo, hi = r["d_value_lo"], r["d_value_hi"]
+    # the budget: per hand at most hand_rollouts; looks at the schedule or a shared last look
+    assert r.groupby(["game", "hand"])["rollouts"].sum().max() <= 3000
+    plan = schedule(50, 800)
+    assert r.loc[r["stopped_by"] != "budget", "rollouts"].isin(plan).all()
+    assert (r["looks"] <= len(plan)).all()
+    # the rule: decided exactly when the interval excludes zero; a clear one stops early
+    dec = (lo > 0) | (hi < 0)
+    assert (dec == (r["stopped_by"] == "decided")).all()
+    assert ((r["stopped_by"] == "equal") == (~dec & (lo >= -2) & (hi <= 2))).all()
+    assert (dec & (r["rollouts"] < 800)).any()
+    assert ((r["p_value"] < 0.05) == dec).all()
+    # the ratings: from the interval alone, consistent with lost and best
+    assert r["rating"].tolist() == [rating(a, x, y) for a, x, y in
+                                    zip(acted, lo, hi, strict=True)]
+    taken_minus = np.where(acted, r["d_value"], -r["d_value"])
+    assert np.allclose(r["lost"], np.maximum(0, taken_minus))
+    assert ((r["lost_lo"] <= r["lost"]) & (r["lost"] <= r["lost_hi"])).all()
+    assert ((r["best"] == r["action"]) == (r["lost"] == 0)).all()
+    inside = (lo >= -2) & (hi <= 2)
+    assert ((r["rating"] == "equal") == inside).all()
+    sized = r["rating"].isin(["inaccuracy", "mistake", "blunder"])
+    assert (r.loc[sized, "lost_lo"] > 0).all()
+    assert (r.loc[r["rating"] == "mistake", "lost_lo"] >= MISTAKE).all()
+    assert (r.loc[r["rating"] == "blunder", "lost_lo"] >= BLUNDER).all()
+    assert set(r["rating"]) <= set(ks.studies.review.RATINGS)
+    # each error measured again on as many fresh rollouts; the others are not
+    assert r.loc[~sized, "lost_fresh"].isna().all() and (r.loc[~sized, "fresh_rollouts"] == 0).all()
+    e = r[sized]
+    assert (e["fresh_rollouts"] == e["rollouts"]).all()
+    assert ((e["lost_fresh_lo"] <= e["lost_fresh"]) & (e["lost_fresh"] <= e["lost_fresh_hi"])).all()
+    # the hand's total: a naive twin
+    tot = ks.review_total(r)
+    assert len(tot) == 1 and tot["decisions"].iat[0] == len(r)
+    half = np.sqrt((((e["lost_fresh_hi"] - e["lost_fresh_lo"]) / 2) ** 2).sum())
+    total = e["lost_fresh"].sum()
+    assert tot["lost"].iat[0] == pytest.approx(max(0, total))
+    assert tot["lost_hi"].iat[0] == pytest.approx(max(0, total + half))
+    assert tot["lost_lo"].iat[0] == pytest.approx(max(0, total - half))
+    assert tot["rollouts"].iat[0] == r["rollouts"].sum() + e["rollouts"].sum()
+    assert sum(tot[k].iat[0] for k in ks.studies.review.RATINGS) == len(r)
+
+
+def test_C3_the_sequential_review_is_the_same_for_the_same_seed_on_one_or_two_threads(hand6,
+                                                                                       seq6):
+    kw = dict(rollouts=800, block=50, hand_rollouts=3000, policies="greedy", seed=3)
+    one = ks.review(hand6, 1, threads=1, **kw)
+    two = ks.review(hand6, 1, threads=2, **kw)
+    for r in (one, two):
+        pd.testing.assert_frame_equal(r, seq6)
+    assert (seq6["stopped_by"] == "budget").any()  # the budget bound here
+    other = ks.review(hand6, 1, **{**kw, "seed": 4})
+    assert not other["d_value"].equals(seq6["d_value"])
+
+
+def test_a_single_look_is_the_fixed_size_review_and_the_advisors_answer(hand6):
+    """``rollouts`` at or below ``block``: one look of exactly that many, the advisor's own
+    rollouts (the first ``n`` rollouts of a decision are the same whatever the budget)."""
+    from kalooki_sim.studies.review import _seed_of
+
+    r = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1, history=False)
+    fixed = ks.review(hand6, 2, rollouts=60, block=10, sequential=False, policies="greedy",
+                      seed=1, history=False)
+    pd.testing.assert_frame_equal(r.drop(columns="stopped_by"),
+                                  fixed.drop(columns="stopped_by"))
+    assert (fixed["stopped_by"] == "rollouts").all()
+    assert (r["looks"] == 1).all() and (r["rollouts"] == 60).all()
+    m = walk(hand6, 2)[0][0]
+    sit = {k: v for k, v in m.situation.items() if k != "history"}
+    a = ks.advise(**sit, rollouts=60, policies="greedy", seed=_seed_of(1, m),
+                  rules=hand6.rules)
+    assert r["d_value"].iat[0] == pytest.approx(a.difference["relative"])
+    assert r["d_value_lo"].iat[0] == pytest.approx(a.difference["relative_lo"])
+
+
+@pytest.mark.parametrize("kw, err, msg", [
+    (dict(block=1), ValueError, "block=1 is not allowed; give an integer 2-"),
+    (dict(hand_rollouts=0), ValueError, "hand_rollouts=0 is not allowed"),
+    (dict(sequential="yes"), TypeError, "sequential='yes' is not allowed; give True or False"),
+    (dict(rollouts=2.5), TypeError, "rollouts=2.5"),
+])
+def test_bad_sequential_arguments_are_clear_errors(hand6, kw, err, msg):
+    with pytest.raises(err, match=msg):
+        ks.review(hand6, 0, **kw)
+
+
+def test_bad_review_total_arguments_are_clear_errors(seq6):
+    with pytest.raises(ValueError, match="by='seat' is not allowed"):
+        ks.review_total(seq6, by="seat")
+    with pytest.raises(ValueError, match=r"lacks the review's columns \['lost_fresh'"):
+        ks.review_total(seq6.drop(columns="lost_fresh"))
+    assert len(ks.review_total(seq6, by="all")) == 1
+
+
+@pytest.mark.slow
+def test_the_review_of_27_expert_hands_decides_within_its_budget():
+    """Issue 51's measure, takes and calls: the review of three deals of each contract 1-9
+    (seat 0, expert, two threads) at its default budget leaves at most 30% of decisions
+    undecided, with a median 95% interval of at most 8 points, in at most 10 s per hand and
+    seat (``python -m kalooki_sim.studies.review_measure`` prints the same numbers)."""
+    from kalooki_sim.studies.review_measure import TARGETS, measure_review
+
+    rows, s = measure_review()
+    assert s["hands"] == 27 and s["decisions"] == len(rows) > 0
+    assert s["undecided"] + s["decided"] + s["equal"] == pytest.approx(1.0)
+    assert all(s["meets"].values()), (s, TARGETS)
+
+
+def test_the_guide_states_the_reviews_defaults():
+    """The review's section of the advisor guide says the defaults the code has."""
+    import inspect
+    from pathlib import Path
+
+    from kalooki_sim.studies._sequential import EQUAL, schedule
+    from kalooki_sim.studies.review import BLOCK, BLUNDER, HAND_ROLLOUTS, MISTAKE, ROLLOUTS
+
+    text = (Path(ks.__file__).parent / "report" / "guide" / "advisor.md").read_text("utf-8")
+    text = " ".join(text.split())
+    sig = inspect.signature(ks.review).parameters
+    assert (sig["rollouts"].default, sig["block"].default,
+            sig["hand_rollouts"].default) == (ROLLOUTS, BLOCK, HAND_ROLLOUTS)
+    six = {5: "five", 6: "six", 7: "seven"}[len(schedule(BLOCK, ROLLOUTS))]
+    for said in (f"`block` ({BLOCK})", f"({ROLLOUTS:,} at most)",
+                 f"`hand_rollouts` ({HAND_ROLLOUTS:,} over", f"({six} at the defaults)",
+                 f"inside ±{EQUAL:.0f} points", f"at least {MISTAKE:.0f} — half",
+                 f"at least {BLUNDER:.0f} — a ten-point card"):
+        assert said in text, said
+
+
+def test_a_decision_neither_answer_can_reach_stops_as_futile_and_leaves_the_budget():
+    """From a quarter of the cap on, a decision whose interval projected to the cap would
+    still hold zero and reach past ±2 stops (no claim), and the rollouts go to the others."""
+    from kalooki_sim.studies._sequential import futile, run_hand
+
+    hopeless = [_normal_source(0.0, 80, k) for k in range(20)]  # at 640: half-width ~10
+    out, _ = run_hand(hopeless, block=40, cap=640, budget=None)
+    stops = [o for o in out if o.stopped_by == "futile"]
+    assert len(stops) >= 12, [o.stopped_by for o in out]
+    assert all(160 <= o.n < 640 and futile(o.mean, o.lo, o.hi, o.n, 640) for o in stops)
+    assert sum(o.n for o in out) < 20 * 640 * 0.6  # the budget they leave
+    # never before a quarter of the cap, never at the cap, never without an interval
+    assert not futile(0.0, -10.0, 10.0, 159, 640)
+    assert not futile(0.0, -10.0, 10.0, 640, 640)
+    assert not futile(0.0, float("nan"), float("nan"), 320, 640)
+    assert futile(0.0, -10.0, 10.0, 160, 640)
+    # a small mean with an interval the cap can bring inside ±2 is not futile
+    assert not futile(0.1, -2.5, 2.7, 320, 640)
+
+
+def test_the_page_and_the_terminal_show_each_rating_and_the_hands_total(seq6, hand6):
+    from kalooki_sim.report.review_page import review_html
+    from kalooki_sim.report.terminal import review_table
+
+    page = review_html(hand6, 1, seq6, title="Review")
+    tot = ks.review_total(seq6).iloc[0]
+    assert (f"hand 6: {tot['lost']:.1f} [{tot['lost_lo']:.1f}, {tot['lost_hi']:.1f}]"
+            in page)
+    for r in seq6.itertuples(index=False):
+        assert (f"<td class='num'>{r.lost:.1f} [{r.lost_lo:.1f}, {r.lost_hi:.1f}]</td>"
+                f"<td>{r.rating}</td>") in page
+    shown = review_table(seq6)
+    assert shown["rating"].tolist() == seq6["rating"].tolist()
+    assert shown["lost [95%]"].iat[0] == (f"{seq6['lost'].iat[0]:.1f} "
+                                          f"[{seq6['lost_lo'].iat[0]:.1f}, "
+                                          f"{seq6['lost_hi'].iat[0]:.1f}]")

@@ -5,6 +5,7 @@ import pytest
 
 from kalooki_sim import analysis as A
 from kalooki_sim.analysis import search_gap
+from kalooki_sim.report import player_words
 
 
 def test_make_search_table_writes_what_search_table_reads(tmp_path):
@@ -40,7 +41,7 @@ def test_committed_table_has_every_contract_and_its_command():
     assert (t["d_penalty"] <= t["d_penalty_hi"]).all()
     assert t.attrs["header"][0].startswith("made by: python -m kalooki_sim.analysis.search_gap")
     # the sentence the should_i_call page prints is built from it
-    assert "Holm-adjusted over the 9 contracts" in A.search_gap_sentence(t)
+    assert "Holm-adjusted over the 9 contracts" in player_words.search_gap_sentence(t)
 
 
 @pytest.mark.slow
@@ -75,8 +76,8 @@ def test_the_guide_page_is_written_from_the_committed_table(tmp_path):
     page = (tmp_path / "guide-advisor.html").read_text(encoding="utf-8")
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
     t = search_gap.search_table()
-    assert A.search_gap_sentence(t) in text
-    assert A.search_gap_tally(t) in text
+    assert player_words.search_gap_sentence(t) in text
+    assert player_words.search_gap_tally(t) in text
     assert t.attrs["header"][0].split("made by: ")[1] in text
     row = re.search(r"<td>search − expert, points per hand</td>(.*?)</tr>", page, re.S)
     said = [float(x.replace("−", "-")) for x in re.findall(r"<td>([−+][\d.]+)</td>",
@@ -89,13 +90,13 @@ def test_the_tally_changes_with_the_table():
     all nine below zero, five decided after Holm)."""
     t = search_gap.search_table()
     nine = t.assign(d_penalty=-5.0, d_penalty_lo=-7.0, d_penalty_hi=-3.0)
-    assert A.search_gap_tally(nine) == ("All nine contracts point below zero. After Holm's "
-                                        "adjustment over the nine contracts, all nine are "
-                                        "below zero.")
+    assert player_words.search_gap_tally(nine) == (
+        "All nine contracts point below zero. After Holm's adjustment over the nine contracts, "
+        "all nine are below zero.")
     mixed = nine.assign(d_penalty=[-5.0] * 5 + [-0.5] * 3 + [0.4],
                         d_penalty_lo=[-7.0] * 5 + [-1.5] * 3 + [-0.6],
                         d_penalty_hi=[-3.0] * 5 + [0.5] * 3 + [1.4])
-    s = A.search_gap_tally(mixed)
+    s = player_words.search_gap_tally(mixed)
     assert s.startswith("Eight of the nine contracts point below zero, one above. After "
                         "Holm's adjustment over the nine contracts, five are below zero "
                         "(hands 1, 2, 3, 4 and 5); the other four are not decided.")

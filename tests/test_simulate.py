@@ -234,14 +234,14 @@ def _env():
 _HELD = """
 import json, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job starts it ignored
-from kalooki_sim.studies import study
+from kalooki_sim.studies import runner
 from kalooki_sim.cli import main
-write = study._write_atomic
+write = runner.write_atomic
 def held(path, data):
     write(path, data)
-    if path.name == study.MANIFEST and json.loads(data)["chunks"]:
+    if path.name == runner.MANIFEST and json.loads(data)["chunks"]:
         time.sleep(600)
-study._write_atomic = held
+runner.write_atomic = held
 sys.exit(main(sys.argv[1:]))
 """
 

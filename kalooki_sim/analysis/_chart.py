@@ -524,7 +524,7 @@ def chart_agreement(base: pd.DataFrame, rerun: pd.DataFrame, conf: float = 0.95
     return m.reset_index(drop=True)
 
 
-# -- the chart a player follows: package data of the engine (issue 49) --------------------------
+# -- the chart a player follows: package data of the engine --------------------------
 
 
 def write_play_chart(stats_: pd.DataFrame, path, provenance: dict,
@@ -553,7 +553,7 @@ _NOTS = ("pass", "draw")
 
 def verdict_flips(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
     """Cell by cell, how a chart's verdicts changed from one round of its fixed point to the
-    next (issue 49): per contract, the share of ``after``'s decisions in cells whose verdict
+    next: per contract, the share of ``after``'s decisions in cells whose verdict
     turned from act to not act or back (``flipped``), in cells that were decided in one and
     not the other (``decided_changed``), and the decided share of each. A cell missing from
     a chart is blank there.

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._stats import share_text
+from .._stats import fixed, share_text
 from ..game._checks import check_columns
 from ._chart import (
     NEED_LEVELS,
@@ -18,7 +18,6 @@ from ._chart import (
     _typed_stats,
     decided_share,
 )
-from ._words import fixed
 
 #: how the card changes the cards still needed, in the rule's order
 CHANGES = ("completes", "cuts", "no help", "cannot lay")

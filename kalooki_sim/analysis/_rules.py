@@ -1,4 +1,4 @@
-"""Rule sets side by side (issue 12): contract difficulty under each, on the same deals.
+"""Rule sets side by side: contract difficulty under each, on the same deals.
 
 Exposed as :func:`kalooki_sim.analysis.compare_rules`.
 """

@@ -1,4 +1,4 @@
-"""Strength by contract: one policy against a field of another, on the same deals (issue 17).
+"""Strength by contract: one policy against a field of another, on the same deals.
 
 :func:`strength_table` plays each contract with the focal policy in one seat and the field's
 policy in the others, once per seat of the focal policy on the same deals (so the seat order

@@ -1,4 +1,4 @@
-"""The contract table an organiser quotes (issue 18): one row per contract at one table size,
+"""The contract table an organiser quotes: one row per contract at one table size,
 every figure with its 95% interval and a difficulty rank with a simultaneous rank interval.
 
 Exposed as :func:`kalooki_sim.analysis.contract_table`.

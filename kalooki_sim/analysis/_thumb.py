@@ -1,4 +1,4 @@
-"""Rules of thumb the chart agrees with (issue 49): a few clauses per contract, each a
+"""Rules of thumb the chart agrees with: a few clauses per contract, each a
 condition a player can check at the table and the chart's verdict wherever it holds.
 
 A clause is a row of :data:`~kalooki_sim.engine.charts.RULE_COLUMNS`: the contract and kind
@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._stats import fixed
 from ..engine.charts import (
     BEFORE_LEVELS,
     KINDS,
@@ -44,7 +45,6 @@ from ..engine.charts import (
 from ..game._checks import check_columns, check_int, check_real
 from ._calls import THIN_DEALS
 from ._chart import CELL_KEYS, _moments, _typed_stats
-from ._words import fixed
 
 #: a clause's columns: its condition (:data:`RULE_COLUMNS`), then what the chart says of it
 THUMB_COLUMNS = RULE_COLUMNS + ["decisions", "in_verdict", "opposite", "cells", "d_relative",

@@ -1,4 +1,4 @@
-"""The chart a table plays (issue 49): the call chart's study made again with players who
+"""The chart a table plays: the call chart's study made again with players who
 follow the chart at the table, until its verdicts settle.
 
 Round 0 is the study with four ``expert`` players (:func:`call_chart_study`); its chart is
@@ -151,7 +151,7 @@ def _main(argv=None) -> None:
     ap = argparse.ArgumentParser(
         prog="python -m kalooki_sim.analysis.chart_rounds",
         description="The chart's fixed point: the call chart's study again with chart players "
-                    "at the table, round after round, until its verdicts settle (issue 49).")
+                    "at the table, round after round, until its verdicts settle.")
     ap.add_argument("--deals", type=int, default=10_000)
     ap.add_argument("--out", default=".study/rounds")
     ap.add_argument("--seed", type=int, default=SEED)

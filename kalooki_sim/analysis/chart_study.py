@@ -1,4 +1,4 @@
-"""The call-chart study (issue 28): every take and call of many deals, branched, kept.
+"""The call-chart study: every take and call of many deals, branched, kept.
 
 :func:`call_chart_study` is the one code path of ``kalooki call-chart`` and ``make study``. The
 deals of each contract are cut into chunks of consecutive game ids; every chunk is played by
@@ -29,38 +29,26 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import io
-import json
 import os
 import platform
 import shlex
 import time
-from collections import deque
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..engine.play import _setup, defer_players
+from ..engine.policies import policy_args
 from ..game._checks import check_bool, check_int, check_real, check_writable_dir, not_allowed
 from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
-from ..studies import study as _study
-from ..studies.study import (
-    _git_commit,
-    _json,
-    _policy_args,
-    _sha256,
-    _valid_chunks,
-    _version,
-    _write_atomic,
-    check_cluster,
-)
+from ..studies import runner
+from ..studies.runner import MANIFEST, check_cluster
 from . import _chart as C
 
 FORMAT = 1
-MANIFEST = "manifest.json"
 STATS = "call_chart_stats.csv"
 CHART = "call_chart.csv"
 #: the study's default seed (the report's tables use others)
@@ -83,16 +71,14 @@ class ChartSpec:
 
     def args(self) -> dict:
         """The JSON form kept in the manifest and compared on resume."""
-        rules = dataclasses.asdict(self.rules)
-        rules["schedule"] = [list(e) for e in rules["schedule"]]
         return {"format": FORMAT, "deals": self.deals, "hands": list(self.hands),
-                "seed": self.seed, "rules": rules,
-                "policies": [_policy_args(p) for p in self.policies],
+                "seed": self.seed, "rules": runner.rules_args(self.rules),
+                "policies": [policy_args(p) for p in self.policies],
                 "sample": self.sample, "chunk_deals": self.chunk_deals}
 
     def key(self) -> str:
         """A short hash of :meth:`args` (names dask tasks)."""
-        return hashlib.sha256(json.dumps(self.args(), sort_keys=True).encode()).hexdigest()[:16]
+        return runner.args_key(self.args())
 
     def chunks(self) -> list[tuple[int, int, int, int]]:
         """``(index, hand, first game id, deals)`` of every chunk, contract by contract."""
@@ -117,21 +103,6 @@ def play_chunk(spec: ChartSpec, hand: int, first: int, n: int, threads=None) -> 
     s = C.chart_stats(d)
     return {"rows": buf.getvalue(), "stats": s.to_csv(index=False, float_format="%.17g")
             .encode(), "seconds": time.perf_counter() - t0, "decisions": len(d)}
-
-
-class _Local(_study._Local):
-    """Chunks played one after another here (the simulate study's executor, this chunk)."""
-
-    def submit(self, spec, i, hand, first, n):
-        return play_chunk(spec, hand, first, n, self.threads)
-
-
-class _Dask(_study._Dask):
-    """Chunks as futures on a dask.distributed cluster (the simulate study's executor)."""
-
-    def submit(self, spec, i, hand, first, n):
-        return self.client.submit(play_chunk, spec, hand, first, n, self.threads, pure=False,
-                                  key=f"kalooki-chart-{spec.key()}-{i}")
 
 
 @dataclasses.dataclass
@@ -292,20 +263,20 @@ def call_chart_study(deals, out, hand=None, players=4, policies="expert", seed=S
     man = _prepare(out, spec, resume, force, given_chunk)
     if man is not None:
         spec = dataclasses.replace(spec, chunk_deals=man["args"]["chunk_deals"])
-    done = _valid_chunks(out, man) if man else {}
+    done = runner.valid_chunks(out, man) if man else {}
     todo = [c for c in spec.chunks() if c[0] not in done]
     if done:
         log.info(resumed_note(sorted(done), len(spec.chunks())))
     out.mkdir(parents=True, exist_ok=True)
-    man = {"args": spec.args(), "format": FORMAT, "version": _version(),
-           "commit": _git_commit(), "created": (man or {}).get("created", time.time()),
+    man = {"args": spec.args(), "format": FORMAT, "version": runner.package_version(),
+           "commit": runner.git_commit(), "created": (man or {}).get("created", time.time()),
            "chunks": [done[i] for i in sorted(done)], "wall_s": (man or {}).get("wall_s", 0.0),
            "command": _command(spec, out, cluster), "finished": False}
     for sub in ("decisions", "stats"):
         (out / sub).mkdir(exist_ok=True)
-    _write_atomic(out / MANIFEST, _json(man))
+    runner.write_manifest(out, man)
     if todo:
-        executor = _Dask(cluster, threads) if cluster else _Local(threads)
+        executor = runner.make_executor(cluster, threads, play_chunk, "kalooki-chart")
         t0 = time.perf_counter()
         try:
             _play(out, spec, man, todo, executor, progress, t0)
@@ -336,8 +307,8 @@ def call_chart_study(deals, out, hand=None, players=4, policies="expert", seed=S
     C.write_chart_stats(stats_, out / STATS, prov)
     C.call_chart(stats_).to_csv(out / CHART, index=False)
     man["finished"] = True
-    man["stats_sha256"] = _sha256(out / STATS)
-    _write_atomic(out / MANIFEST, _json(man))
+    man["stats_sha256"] = runner.sha256_file(out / STATS)
+    runner.write_manifest(out, man)
     return ChartStudy(out, man, stats_, prov)
 
 
@@ -351,11 +322,7 @@ def _prepare(out: Path, spec: ChartSpec, resume: bool, force: bool, given_chunk:
     if not p.exists():
         raise ValueError(f"out={str(out)!r} exists and is not a call-chart study; give a new "
                          "or empty directory")
-    try:
-        man = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise ValueError(f"out={str(out)!r} has an unreadable {MANIFEST} ({e}); give "
-                         "force=True (--force) to start again") from None
+    man = runner.read_manifest(out, "force=True (--force) to start again")
     if force:
         for sub in ("decisions", "stats"):
             for f in (out / sub).rglob("*"):
@@ -367,11 +334,9 @@ def _prepare(out: Path, spec: ChartSpec, resume: bool, force: bool, given_chunk:
     if not given_chunk:
         new["chunk_deals"] = args.get("chunk_deals", new["chunk_deals"])
     if args != new:
-        diff = [k for k in sorted(set(args) | set(new)) if args.get(k) != new.get(k)]
-        k = diff[0] if diff else "?"
-        raise ValueError(f"out={str(out)!r} holds another study ({k}={args.get(k)!r} there, "
-                         f"{new.get(k)!r} here); give force=True (--force) to replace it, or "
-                         "another out")
+        raise ValueError(f"out={str(out)!r} holds another study "
+                         f"({runner.describe_difference(args, new)}); give force=True "
+                         "(--force) to replace it, or another out")
     if not resume:
         state = ("finished" if man.get("finished")
                  else f"{len(man.get('chunks', []))} of {len(spec.chunks())} chunks")
@@ -384,29 +349,15 @@ def _play(out, spec, man, todo, executor, progress, t0):
     total = spec.deals * len(spec.hands)
     bar = progress_bar(progress, total, auto_at=200, unit="deal", desc="kalooki call-chart",
                        initial=total - sum(c[3] for c in todo))
-    pending, queue = deque(), deque(todo)
     wall0 = man["wall_s"]
-    try:
-        while queue or pending:
-            while queue and len(pending) < executor.slots:
-                i, h, first, n = queue.popleft()
-                pending.append((i, h, first, n, executor.submit(spec, i, h, first, n)))
-            i, h, first, n, fut = pending.popleft()
-            res = executor.result(fut)
-            files = {}
-            for kind, rel in (("rows", f"decisions/hand-{h}/chunk-{i:06d}.parquet"),
-                              ("stats", f"stats/hand-{h}-chunk-{i:06d}.csv")):
-                (out / rel).parent.mkdir(parents=True, exist_ok=True)
-                _write_atomic(out / rel, res[kind])
-                files[kind] = {"file": rel, "sha256": hashlib.sha256(res[kind]).hexdigest()}
-            man["chunks"].append({"index": i, "hand": h, "first_game": first, "deals": n,
-                                  "decisions": res["decisions"], "files": files})
-            man["chunks"].sort(key=lambda c: c["index"])
-            man["wall_s"] = wall0 + time.perf_counter() - t0
-            _write_atomic(out / MANIFEST, _json(man))
-            bar.update(n)
-    finally:
-        for *_, fut in pending:
-            with contextlib.suppress(Exception):
-                fut.cancel()
-        bar.close()
+
+    def finish(chunk, res):
+        i, h, first, n = chunk
+        files = runner.write_chunk_files(out, res, {
+            "rows": f"decisions/hand-{h}/chunk-{i:06d}.parquet",
+            "stats": f"stats/hand-{h}-chunk-{i:06d}.csv"})
+        man["wall_s"] = wall0 + time.perf_counter() - t0
+        return {"index": i, "hand": h, "first_game": first, "deals": n,
+                "decisions": res["decisions"], "files": files}, n
+
+    runner.play_chunks(out, man, spec, todo, executor, finish, bar)

@@ -1,4 +1,4 @@
-"""The strength ladder (issue 49): each player in one seat against three ``expert`` seats, on
+"""The strength ladder: each player in one seat against three ``expert`` seats, on
 the same deals, in every seat in turn (the duplicate format), over whole nine-hand games.
 
 For a tested player ``X`` and game ``g`` (seed ``seed``: the deals, the first dealer and every
@@ -44,13 +44,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._stats import holm_adjust, t_interval, t_pvalue
+from .._stats import fixed, holm_adjust, t_interval, t_pvalue
 from ..engine.play import play_games
 from ..engine.policies import Policy, policy_args, preset
 from ..game._checks import check_bool, check_columns, check_int, check_seed, not_allowed
 from ..game._progress import log
 from ..players.tuning import read_committed, write_committed
-from ._words import fixed
 
 #: the ladder's players, weakest expected first
 LADDER_PLAYERS = ("greedy", "expert", "thumb", "chart", "search")
@@ -326,7 +325,7 @@ def _main(argv=None) -> None:
     ap = argparse.ArgumentParser(
         prog="python -m kalooki_sim.analysis.ladder",
         description="The strength ladder: each player against three experts on the same "
-                    "deals, every seat in turn, over nine-hand games (issue 49).")
+                    "deals, every seat in turn, over nine-hand games.")
     ap.add_argument("--games", type=int, default=GAMES)
     ap.add_argument("--search-games", type=int, default=SEARCH_GAMES)
     ap.add_argument("--seed", type=int, default=SEED)

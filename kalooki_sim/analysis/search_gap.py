@@ -1,4 +1,4 @@
-"""How far the expert's take and call rule is from a player that searches (issue 19).
+"""How far the expert's take and call rule is from a player that searches.
 
 The question: in each contract, how many points per hand does ``expert``'s take and call rule
 (R9) leave on the table against a player that asks the advisor's paired rollouts at every take
@@ -15,7 +15,7 @@ The published table
 ``kalooki_sim/analysis/search_vs_expert.csv`` (package data) holds one row per contract, with
 ``#`` header lines recording the command, the wall time and the machine. The
 ``should_i_call`` page reads it with :func:`search_table` and words it with
-:func:`~kalooki_sim.analysis.search_gap_sentence`. Made with::
+:func:`~kalooki_sim.report.player_words.search_gap_sentence`. Made with::
 
     python -m kalooki_sim.analysis.search_gap --deals 1000 --seed 19 --threads 2
 

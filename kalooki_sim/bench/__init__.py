@@ -124,7 +124,7 @@ def main() -> None:
 
 
 
-# -- cards needed (issue 8) ---------------------------------------------------------------------
+# -- cards needed ---------------------------------------------------------------------
 
 
 @njit  # no cache: a cached caller would not see changes in the kernels it calls
@@ -298,7 +298,7 @@ def main_needed_in_play() -> None:
 
 
 
-# -- call value per decision and the advisor (issue 9) ------------------------------------------
+# -- call value per decision and the advisor ------------------------------------------
 
 from .figures import ADVISOR_CASE  # noqa: E402  (one definition, read by both trees)
 
@@ -332,7 +332,7 @@ def bench_decisions(deals: int = 100) -> list[tuple[str, int, float, int]]:
     return rows
 
 
-#: issue 19: what the advisor's player saw an opponent take and call (seat 1 holds two queens)
+#: what the advisor's player saw an opponent take and call (seat 1 holds two queens)
 KNOWN = {1: "Q♠ Q♥"}
 
 
@@ -388,7 +388,7 @@ def main_advisor() -> None:
 
 
 
-# -- studies at scale (issue 11) ----------------------------------------------------------------
+# -- studies at scale ----------------------------------------------------------------
 
 
 def bench_threads(games: int = 20_000, hand: int = 9, seed: int = 0) -> list[tuple[int, float]]:
@@ -464,7 +464,7 @@ def main_studies(memory_hands=(100_000, 1_000_000)) -> None:
 
 
 
-# -- our estimators against scipy.stats (issue 16) ----------------------------------------------
+# -- our estimators against scipy.stats ----------------------------------------------
 
 
 def bench_estimators(repeats: int = 20, seed: int = 0) -> list[tuple[str, str, float, float]]:

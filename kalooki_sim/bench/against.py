@@ -1,4 +1,4 @@
-"""Two trees side by side: ``python -m kalooki_sim.bench --against REF`` (issue 27).
+"""Two trees side by side: ``python -m kalooki_sim.bench --against REF``.
 
 In the spirit of ``asv continuous``: REF is checked out in a git worktree under ``.bench/`` with
 its own virtualenv and Numba cache (both kept, so the second call starts warm), then the two

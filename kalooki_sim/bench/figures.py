@@ -21,11 +21,11 @@ import warnings
 
 import numpy as np
 
-#: the advisor's benchmark situation: hand 6, a call two seats after the discarder (issue 27)
+#: the advisor's benchmark situation: hand 6, a call two seats after the discarder
 ADVISOR_CASE = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♥", contract=6,
                     discarder=2, stock_left=45)
 
-#: what the table did before :data:`ADVISOR_CASE`'s offer, 30 events (issue 29: "advise stays
+#: what the table did before :data:`ADVISOR_CASE`'s offer, 30 events ("advise stays
 #: <= 2 s with a 30-event history"): nine turns of a draw, a discard and the next seat's pass
 #: on it (the seats in play order, 3, 2, 1, 0, ...), then seat 2 draws and discards the card
 #: on offer, and seat 1, asked first, passes it
@@ -102,7 +102,7 @@ def expert_mix_1t(hands):
 
 @figure("chart_mix_1t", "hands/s", True)
 def chart_mix_1t(hands):
-    """The chart player (issue 49: the expert following the published call chart at its takes
+    """The chart player (the expert following the published call chart at its takes
     and calls), the same games as ``expert_mix_1t``, 1 thread."""
     return _mix("chart", _n(300), 1)
 

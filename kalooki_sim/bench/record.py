@@ -62,7 +62,7 @@ def append(new_rows, path=RECORD) -> Path:
     return path
 
 
-#: issue 27's floors ("must") per figure: (value, True when the figure must be at least it)
+#: the floors each figure must keep ("must"): (value, True when the figure must be at least it)
 MUSTS = {"greedy_mix_1t ÷ 01f82fe": (1.0, True), "greedy_mix_2t ÷ 01f82fe": (1.0, True),
          "expert ÷ greedy": (0.5, True), "cards_needed_py_us": (10.0, False),
          "advise_s": (1.0, False), "advise_history_s": (2.0, False),
@@ -106,7 +106,7 @@ def panels(df):
 
 def chart(path=RECORD, out=CHART) -> Path | None:
     """One small panel per figure (:func:`panels`): its value at each run of the record, in
-    order, the commit under each point; issue 27's floor as a dashed red line ("must"); a log
+    order, the commit under each point; the figure's floor as a dashed red line ("must"); a log
     scale where the values span more than 50 times. None if no record."""
     import matplotlib
 

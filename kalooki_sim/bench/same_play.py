@@ -1,5 +1,5 @@
 """``python -m kalooki_sim.bench.same_play``: fingerprints of the expert's play, to show that a
-speed change plays the same games (issue 27).
+speed change plays the same games.
 
 A speed change that claims "same play" runs this before and after and compares the lines:
 every line must be equal. It hashes whole result frames (every column, every row), in cases

@@ -1,4 +1,4 @@
-"""A chart a player follows (issue 49): the call chart's verdicts, or rules of thumb, as the
+"""A chart a player follows: the call chart's verdicts, or rules of thumb, as the
 table of cells the compiled take-and-call rule reads (``Policy(chart=...)``, the ``chart``
 and ``thumb`` presets).
 
@@ -56,7 +56,7 @@ KINDS = ("take", "call")
 #: than before. A cell then holds decisions the expert answers alike (it takes what cuts the
 #: count, and calls it while at most 5 would be left): a cell that pooled a card that helps
 #: a far hand with one that does not (or a call the expert makes with one it refuses) would
-#: speak for both with the larger part's value (issue 49)
+#: speak for both with the larger part's value
 NEED_LEVELS = ("0", "1", "2", "3", "4", "5", "6+ (cut)", "6+", "cannot lay it")
 #: needed at or above this is "6+" (or "6+ (cut)")
 NEED_CAP = 6

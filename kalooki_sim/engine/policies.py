@@ -103,7 +103,7 @@ class Policy:
         Before opening, among equally good discards, prefer one whose rank the next player
         (if unopened) has not taken or called this hand.
     search : bool
-        Decide each take and call (R9) by paired rollouts (issue 19; the ``search`` preset):
+        Decide each take and call (R9) by paired rollouts (the ``search`` preset):
         from what this seat knows (its hand, the pile, the table, the cards each opponent took
         or called and still holds, hand sizes, the stock's size, who opened; never the hidden
         cards of the deal), ``rollouts`` samples of the unseen cards are each played on
@@ -111,7 +111,7 @@ class Policy:
         the seat acts when acting lowers the mean of its *relative* penalty (own penalty
         minus the table's mean penalty, doubles counted, R12: what decides a game;
         ``objective``) by more than ``margin`` points and the rollouts decide it (a
-        sequential t test over three looks, 5% in all, Bonferroni; issue 29), passes when
+        sequential t test over three looks, 5% in all, Bonferroni), passes when
         they decide passing is better, and otherwise gives the answer the other fields (its
         expert rules) give. With ``screen`` only offers whose card
         cuts its cards still needed are searched; the others are passed, as the expert's rules
@@ -153,10 +153,10 @@ class Policy:
         player's plan leaves free (the runs of its last count's search, the groups from the
         cards left: the count stays), asking every card only when the plan frees none. A
         plan, one of the hand's cheapest, is kept to; it asks about a card at a time instead
-        of searching each card before it (issue 27). False (default): the first card, in that
+        of searching each card before it. False (default): the first card, in that
         order, whose loss keeps the count by any plan.
     chart : Chart, DataFrame, path or None
-        A chart to follow at every take and call (R9; issue 49): the call chart's verdicts
+        A chart to follow at every take and call (R9): the call chart's verdicts
         (a frame or CSV with ``hand, decision, needed_before, needed_after, stock_band,
         opponents_opened, verdict``, e.g. ``reports/call_chart.csv``) or rules of thumb
         (:data:`~kalooki_sim.engine.charts.RULE_COLUMNS`), compiled into a
@@ -284,7 +284,7 @@ class Policy:
         return v
 
 
-#: Policy fields of the search player (issue 19), kept out of a non-searching policy's
+#: Policy fields of the search player, kept out of a non-searching policy's
 #: manifest entry so runs written before they existed still resume; so are ``outs_mixed`` and
 #: ``plan_discard`` at their defaults, and ``chart`` when there is none
 _SEARCH_FIELDS = ("search", "rollouts", "margin", "model", "screen", "objective")
@@ -292,7 +292,7 @@ _SEARCH_FIELDS = ("search", "rollouts", "margin", "model", "screen", "objective"
 
 def policy_args(p: Policy) -> dict:
     """The JSON form of ``p`` a study's manifest keeps and compares on resume: its fields,
-    less those at defaults older manifests lack; a chart (issue 49) as its source and the
+    less those at defaults older manifests lack; a chart as its source and the
     hash of its cells' codes."""
     d = dataclasses.asdict(p)
     for k in ((() if p.search else _SEARCH_FIELDS) + (("outs_mixed",) if p.outs_mixed else ())
@@ -353,43 +353,32 @@ def preset(name: str) -> Policy:
       live outs (``outs=1000, outs_mixed=False``), then the highest penalty, then the one with
       the fewest live partners, then not a rank the next player has picked up (``defend``);
       in the contracts of groups and runs it keeps to its plan: the first card in that order
-      that its plan leaves free (``plan_discard``, since 2026-12-05, issue 27: against three
-      greedy players on the same 20,000 deals per contract, 1.0-3.6 points a hand better than
-      without it in each of hands 2, 3, 6, 7, 8, all five 95% intervals below zero after
-      Holm, in 0.8 of the time).
-      Issue 17 ("Then, strength"): one expert against three greedy players on the same deals
-      (``kalooki_sim.analysis.strength_table``) lost points in the pure contracts (hands 1, 4,
-      5, 9); one rule at a time, the culprits were the discard's tie-break (live partners
-      before the penalty kept costly cards in hand: putting the penalty first gains 4-16
-      points a hand in every contract), ``call_max_need=3`` (5 gains 13 more in hand 9), and
-      no eye for the outs (counting them turned hands 4, 5 and 9 from level into wins of 8-18
-      points). Against three greedy players (``analysis.strength_table``, 4,000 deals, seed
-      11) it now wins every contract, by 4.9 points a hand (hand 1) to 55 (hand 7), every 95%
-      interval below zero (2026-12-05); game win share 50.8% (was 32.5%; 2026-12-02, before
-      ``plan_discard``). The restrictive call fields
-      (``call_danger``, ``call_max_opened``, ``call_max_hand``, ``call_max_card``), ``hold``,
-      ``defend`` and shedding costly cards at a cost in cards needed measured worse or no
-      better.
-    * ``chart`` (issue 49): ``expert``, but at each take and call it looks up its cell in the
+      that its plan leaves free (``plan_discard``). Each of these rules was kept because it
+      measured better, on the same deals, than the expert without it; the restrictive call
+      fields (``call_danger``, ``call_max_opened``, ``call_max_hand``, ``call_max_card``),
+      ``hold``, ``defend`` and shedding costly cards at a cost in cards needed measured worse
+      or no better. How it fares against other players is the strength ladder's published
+      table (:mod:`kalooki_sim.analysis.ladder`).
+    * ``chart``: ``expert``, but at each take and call it looks up its cell in the
       published call chart (``kalooki_sim/engine/chart.csv``, the ``should_i_call`` page's
       chart) and acts where the cell says ``call``/``take``, passes where it says
       ``pass``/``draw``, and keeps the expert's own answer in ``either``, ``unsure`` and
       blank cells (:class:`Policy`'s ``chart``).
-    * ``thumb`` (issue 49): ``expert`` with the page's rules of thumb alone
+    * ``thumb``: ``expert`` with the page's rules of thumb alone
       (``kalooki_sim/engine/thumb.csv``): a clause's verdict in every cell its condition
       selects, the expert's own answer elsewhere: does the short version keep the gain?
     * ``chart:PATH``: ``expert`` following the chart (or rules of thumb) in the CSV at
       ``PATH`` (:func:`chart_player`), e.g. ``"chart:reports/call_chart.csv"``.
     * ``random``: a fair coin at every decision, a uniformly random discard; calls up to the
       rules' limit.
-    * ``search`` (issue 19): ``expert`` everywhere but at its takes and calls (R9), every one
-      of them (``screen=False`` since 2026-12-03: it gains most on offers of cards that cut
-      nothing, which the screen passed, issue 29), which it decides by up to 96 paired
-      rollouts per decision (``rollouts``; 24 decided too little, issue 29) from what it
+    * ``search``: ``expert`` everywhere but at its takes and calls (R9), every one of them
+      (``screen=False``: it gains most on offers of cards that cut nothing, which a screen
+      would pass), which it decides by up to 96 paired rollouts per decision (``rollouts``;
+      fewer decide too little) from what it
       knows, every seat of the rollouts playing ``expert`` (``model``), acting when the
       rollouts decide that lowers its penalty against the table's mean (doubles counted,
       ``objective="relative"``) at all (``margin=0``), passing when they decide the other
-      way, and keeping the expert's own answer when they do not decide (issue 29); see
+      way, and keeping the expert's own answer when they do not decide; see
       :class:`Policy`'s ``search``. Other settings:
       ``dataclasses.replace(preset("search"), name="search-64", rollouts=64)``.
 

@@ -1,4 +1,4 @@
-"""Cards needed to lay a contract and the cards that bring it closer ("outs"), issue 8.
+"""Cards needed to lay a contract and the cards that bring it closer ("outs").
 
 The Kalooki counterpart of shanten and ukeire in Mahjong engines. Both functions validate their
 input and call :mod:`kalooki_sim.engine._kernels.needed`.

@@ -2,7 +2,7 @@
 
 A guide source (``kalooki_sim/report/guide/*.md``) holds a line ``<!-- data: NAME -->`` where
 a block of :data:`BLOCKS` goes: its numbers and the sentences about them come from the data
-each time the page is built, so a new table cannot leave an old copy behind (issue 29: a fixed
+each time the page is built, so a new table cannot leave an old copy behind (a fixed
 phrase that can turn false is a bug).
 
 Examples
@@ -33,14 +33,14 @@ def _cells(values, fmt) -> str:
 
 
 def _signed(x: float) -> str:
-    """``−0.42`` / ``+0.02``, a true minus sign; unlike :func:`..analysis._words.fixed`, a
+    """``−0.42`` / ``+0.02``, a true minus sign; unlike :func:`kalooki_sim._stats.fixed`, a
     bound just below zero stays ``−0.00`` (its side of zero is what the reader looks for)."""
     return f"{x:+.2f}".replace("-", "−")
 
 
 def search_gap_block(table: pd.DataFrame | None = None) -> str:
     """The search-versus-expert table as the guide shows it: the command that made it (its
-    ``#`` header), the sentence of :func:`~kalooki_sim.analysis.search_gap_sentence`, the
+    ``#`` header), the sentence of :func:`~kalooki_sim.report.player_words.search_gap_sentence`, the
     table per contract with unadjusted p-values, and :func:`~kalooki_sim.analysis.
     search_gap_tally`.
 
@@ -62,9 +62,8 @@ def search_gap_block(table: pd.DataFrame | None = None) -> str:
     >>> "every take and call" in b and "one is below zero (hand 1)" in b
     True
     """
-    from ..analysis import search_gap_sentence, search_gap_tally
     from ..analysis._multiplicity import p_from_ci
-    from ..analysis._words import _p, screened
+    from .player_words import _p, screened, search_gap_sentence, search_gap_tally
 
     if table is None:
         from ..analysis.search_gap import search_table
@@ -122,7 +121,7 @@ def published(name: str, data=None) -> Path:
 def _ratio_text(r) -> str:
     """``2.61 [2.54, 2.70]``: the decimals its interval supports; the ratio alone without
     one."""
-    from ..analysis._words import ci_text, fixed
+    from .._stats import ci_text, fixed
 
     if not (np.isfinite(r["lo"]) and np.isfinite(r["hi"])):
         return f"{fixed(r['ratio'], 2)} (no interval: too few deals)"
@@ -264,7 +263,7 @@ def void_calls_block(table: pd.DataFrame | None = None) -> str:
     >>> "void less often in hand 2 (the expert's interval wholly below greedy's)" in b
     True
     """
-    from ..analysis._words import join_words
+    from ..analysis import join_words
     from .plots import pct_ci
 
     if table is None:

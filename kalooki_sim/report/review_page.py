@@ -1,4 +1,4 @@
-"""A game review as one self-contained HTML page (issue 19): the seat's timeline of a hand,
+"""A game review as one self-contained HTML page: the seat's timeline of a hand,
 its cards after each turn, and every take and call decision annotated by the advisor.
 
 ``kalooki review --out review.html`` writes it; nothing is fetched when it is opened (inline
@@ -12,7 +12,7 @@ import html
 import pandas as pd
 
 from ..studies.advisor import LEGEND, OBJECTIVES, _contract_text
-from ..studies.review import VERDICTS, walk
+from ..studies.review import RATINGS, VERDICTS, review_total, walk
 
 _CSS = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;
@@ -137,7 +137,8 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
            + " The attempts are numbered as the trace and the table number them, from 0."
            + "<br><b>Advisor.</b> clearly: the 95% interval of the difference excludes zero; "
              "probably: only the one-sided 80% bound does. "
-           + f"<br><b>Columns.</b> {html.escape(LEGEND)}</div>"]
+           + f"<br><b>Columns.</b> {html.escape(LEGEND)}"
+           + _ratings_text(table) + "</div>"]
     for h in timeline:
         entries = h["entries"]
         is_void = any("void" in n for e in entries if e["kind"] == "end"
@@ -168,10 +169,25 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
     return "\n".join(out)
 
 
+def _ratings_text(table) -> str:
+    """The ratings' legend and each hand's points lost (:func:`kalooki_sim.review_total`)."""
+    if "rating" not in table.columns or not len(table):
+        return ""
+    tot = review_total(table)
+    lost = "; ".join(f"hand {int(r.hand)}: {r.lost:.1f} [{r.lost_lo:.1f}, {r.lost_hi:.1f}] "
+                     f"over {int(r.blunder + r.mistake + r.inaccuracy)} errors"
+                     for r in tot.itertuples(index=False))
+    return ("<br><b>Ratings.</b> " + " ".join(f"<b>{k}</b>: {html.escape(v)}."
+                                               for k, v in RATINGS.items())
+            + f"<br><b>Points lost</b> at the errors, measured again on fresh rollouts, with "
+              f"95% intervals: {html.escape(lost)}.")
+
+
 def _decisions_table(table) -> str:
     """Every decision in one captioned table (the DataFrame of :func:`kalooki_sim.review`)."""
     head = ["hand", "attempt", "turn", "decision", "card", "you", "advisor", "act", "not act",
-            "act − not act [95%]", "p (Holm)", "needed", "outs", "verdict"]
+            "act − not act [95%]", "p (Holm)", "needed", "outs", "verdict", "lost [95%]",
+            "rating"]
     out = ["<table><caption>Every decision: the objective's expected value of acting (take or "
            "call) and of not (draw or pass), points, lower is better; cards needed and outs "
            "before → with the card</caption><thead><tr>"
@@ -187,6 +203,9 @@ def _decisions_table(table) -> str:
             f"<td class='num'>{r.p_holm:.3f}</td>"
             f"<td class='num'>{_na(r.needed_before)} → {_na(r.needed_after)}</td>"
             f"<td class='num'>{_na(r.outs_before)} → {_na(r.outs_after)}</td>"
-            f"<td><span class='v {r.verdict}'>{r.verdict}</span></td></tr>")
+            f"<td><span class='v {r.verdict}'>{r.verdict}</span></td>"
+            + (f"<td class='num'>{r.lost:.1f} [{r.lost_lo:.1f}, {r.lost_hi:.1f}]</td>"
+               f"<td>{html.escape(str(r.rating))}</td>" if hasattr(r, "rating") else
+               "<td></td><td></td>") + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)

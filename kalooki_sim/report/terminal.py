@@ -95,7 +95,8 @@ def advice_table(a):
 
 def review_table(table):
     """:func:`~kalooki_sim.review`'s table for the terminal: the decision, what was done, the
-    advisor's values with the interval in one cell, cards needed and outs, the verdict."""
+    advisor's values with the interval in one cell, cards needed and outs, the verdict, the
+    points lost with their interval and the rating."""
     import pandas as pd
 
     def na(v):
@@ -115,4 +116,7 @@ def review_table(table):
         "outs": [f"{na(a)} -> {na(b)}" for a, b in zip(table["outs_before"],
                                                       table["outs_after"], strict=True)],
         "p (Holm)": table["p_holm"].map("{:.3f}".format),
-        "verdict": table["verdict"]})
+        "verdict": table["verdict"],
+        **({"lost [95%]": [f"{a:.1f} [{b:.1f}, {c:.1f}]" for a, b, c in
+                           zip(table["lost"], table["lost_lo"], table["lost_hi"], strict=True)],
+            "rating": table["rating"]} if "rating" in table.columns else {})})

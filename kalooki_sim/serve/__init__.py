@@ -1,4 +1,4 @@
-"""``kalooki serve``: the advisor, the review and the call chart in a browser (issue 52).
+"""``kalooki serve``: the advisor, the review and the call chart in a browser.
 
 A local web app on Starlette and uvicorn: the **Advise** page (your cards, the card offered,
 the table and its history -> :func:`~kalooki_sim.advise`'s sentence, table and a picture of

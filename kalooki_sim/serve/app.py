@@ -1,4 +1,4 @@
-"""The web app (Starlette): three pages and their JSON answers (issue 52).
+"""The web app (Starlette): three pages and their JSON answers.
 
 =====================  ==========================================================
 route                  what

@@ -1,5 +1,5 @@
 """The forms' fields to the Python API's arguments, and the API's refusals back to the field
-they name (issue 52). Nothing is validated here that the API validates: a field's text goes to
+they name. Nothing is validated here that the API validates: a field's text goes to
 :func:`~kalooki_sim.advise` (or the record reader) as typed, an integer as an integer, and
 the ``ValueError`` that comes back is shown beside the field it names."""
 

@@ -1,4 +1,4 @@
-"""The public history of a hand, typed in for the advisor (issue 29): parsed and checked in one
+"""The public history of a hand, typed in for the advisor: parsed and checked in one
 place, for :func:`.advisor.advise` and the ``kalooki advise --history`` command.
 
 An event is ``(seat, action, card)``: ``seat`` counts seats to the player's right, as

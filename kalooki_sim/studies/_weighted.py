@@ -1,4 +1,4 @@
-"""The advisor's estimates from paired rollouts (issue 29): means, shares and p-values, plain or
+"""The advisor's estimates from paired rollouts: means, shares and p-values, plain or
 self-normalised-weighted (a sample weighted by the history), the weights' tempering when they
 collapse, and the sequential rule of ``decide=True``."""
 
@@ -13,7 +13,7 @@ from ..engine._kernels import branch as _B
 
 RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relative
 SEQ_ALPHA = 0.05  # decide=True: the chance of a false "clearly", spent over the looks
-ESS_FLOOR = 0.1  # the history's weights are tempered below this share of rollouts (issue 29)
+ESS_FLOOR = 0.1  # the history's weights are tempered below this share of rollouts
 ESS_MIN = 30  # ... and below this many (a quarter of the rollouts when fewer than 120)
 
 

@@ -447,6 +447,25 @@ def _play(sit, pol, seed, run):
     return res[:done], logw[:done], ranks[:done], stopped_by
 
 
+def _block(sit, pol, seed, first, count, past_turns):
+    """Paired rollouts ``first .. first + count - 1`` of ``sit`` (the same call as
+    :func:`_play`'s): ``(res, logw, ranks)``. Rollout ``i`` draws only from its own
+    counter-based streams of ``(seed, i)`` (C3), so blocks played in any order, on any number
+    of threads, give the rollouts :func:`_play` gives; the review's sequential budget plays
+    its looks with it."""
+    r, rules = sit.rollout, sit.rules
+    rv = rules_vector(rules, sit.hand_no)
+    ev = np.ascontiguousarray(r.events)
+    res = np.zeros((count, 2 * RC), np.float64)
+    logw = np.zeros(count, np.float64)
+    ranks = np.zeros((count, sit.players, _H.RANK_COLS), np.int64)
+    nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
+    _H.rollout_block(seed, rv, pol, r.base, r.flat, len(r.flat), r.opp, r.pile_extra, 0,
+                     r.mask, first, count, nw, rules.pack_size, ev, len(ev), past_turns,
+                     res, logw, ranks)
+    return res, logw, ranks
+
+
 def _advice(sit, run, res, logw, ranks, stopped_by, seconds):
     """:class:`Advice` from the rollouts' results: the weights (tempered if they collapsed),
     the table, the paired difference, the verdict and its sentence."""

@@ -1,4 +1,4 @@
-"""What a scripted player does at one offer (issue 49): its take-or-call answer at a situation
+"""What a scripted player does at one offer: its take-or-call answer at a situation
 typed as for :func:`~kalooki_sim.advise`, read straight from the compiled rule the engine
 plays (no rollouts). It shows a chart player following its cell, and is how a player checks a
 chart or a rule of thumb against a position.

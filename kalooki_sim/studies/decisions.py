@@ -1,4 +1,4 @@
-"""Call value per decision (issue 9): every take or call a seat may make, branched.
+"""Call value per decision: every take or call a seat may make, branched.
 
 At each discard on offer (R9) the engine copies the table at the start of the turn and plays
 two continuations for every seat the rules let decide: one where it takes (the next player,

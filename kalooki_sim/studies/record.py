@@ -1,4 +1,4 @@
-"""The game record: one seat's view of a hand, in plain text a person can write (issue 52).
+"""The game record: one seat's view of a hand, in plain text a person can write.
 
 A record is what a player at a real table saw: the contract, the table size, the cards dealt
 to them, the upcard, then one event a line in the order it happened: the draws (your own

@@ -10,6 +10,7 @@ never read.
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,10 +20,15 @@ import pandas as pd
 
 from .._stats import holm_adjust, share_text
 from ..engine._kernels import rng as _R
+from ..engine.play import _setup, _threads
+from ..engine.policies import no_search
 from ..engine.trace import Trace
-from ..game._checks import check_bool, check_choice, check_int, check_seed
+from ..game._checks import check_bool, check_choice, check_int
 from ..game._progress import progress_bar
-from .advisor import OBJECTIVES, advise
+from ._sequential import EQUAL, fresh, run_hand
+from ._weighted import RC
+from .advisor import OBJECTIVES, _advice, _block, _Run
+from .situation import _build
 
 #: verdicts, for a reader (read over the hand's decisions with Holm's adjustment)
 VERDICTS = {
@@ -35,6 +41,23 @@ VERDICTS = {
 }
 
 ALPHA = 0.05  # the familywise error rate of a hand's verdicts (Holm)
+
+MISTAKE = 5.0  # points lost, at least, for a "mistake": half a ten-point card (R1, R12)
+BLUNDER = 10.0  # points lost, at least, for a "blunder": a ten-point card (K Q J 10, R1)
+
+#: ratings, for a reader (:func:`rating`; read from each decision's 95% interval alone)
+RATINGS = {
+    "blunder": f"the action taken loses at least {BLUNDER:.0f} points against the best, a "
+               "ten-point card (R1) more in hand at the end, as far as the interval tells",
+    "mistake": f"the action taken loses at least {MISTAKE:.0f} points against the best",
+    "inaccuracy": f"the action taken is the worse one, by less than {MISTAKE:.0f} points as "
+                  "far as the interval tells",
+    "unsure": f"the interval holds zero and reaches past ±{EQUAL:.0f}: the rollouts did not "
+              "settle it",
+    "equal": f"the interval lies inside ±{EQUAL:.0f} points: either action",
+    "best": "the action taken is the better one (the interval excludes zero)",
+}
+ERRORS = ("inaccuracy", "mistake", "blunder")  # the ratings that charge the action taken
 
 _OTHER = {"take": "draw", "draw": "take", "call": "pass", "pass": "call"}
 
@@ -325,14 +348,83 @@ def _seed_of(seed, m):
     return k >> 1
 
 
-def review(trace, seat, *, rollouts=200, objective="relative", policies="expert", seed=0,
-           history=True, threads=None, progress=False) -> pd.DataFrame:
-    """Every take and call decision of ``seat`` in a traced hand (or game), judged (R9).
+#: rollouts, at most, per decision (the cap of the sequential rule)
+ROLLOUTS = 16_000
+#: rollouts of a decision's first look; each later look doubles them (:func:`._sequential.schedule`)
+BLOCK = 500
+#: rollouts, at most, over the decisions of one hand (the hand's budget)
+HAND_ROLLOUTS = 80_000
+
+
+def rating(acted, lo, hi, equal: float = EQUAL) -> str:
+    """The size of a decision's error, read from the 95% interval ``[lo, hi]`` of its paired
+    difference act minus pass (points against the table, lower is better); ``acted``: the
+    seat took or called.
+
+    ``"equal"`` when the interval lies inside ``±equal`` (2 points: the call chart's "no
+    difference"); else, when the interval excludes zero, ``"best"`` if the action taken is the
+    better one, and when it is the worse one a label by the *least* it lost (the interval's
+    bound nearest zero, so the label is one the interval supports): ``"blunder"`` from
+    :data:`BLUNDER` points, ``"mistake"`` from :data:`MISTAKE`, ``"inaccuracy"`` below;
+    ``"unsure"`` when the interval holds zero and reaches past ``±equal``.
+
+    Examples
+    --------
+    >>> rating(True, -1.5, 1.0), rating(True, -9.0, -3.0), rating(False, -12.0, -6.0)
+    ('equal', 'best', 'mistake')
+    >>> rating(False, -30.0, -12.0), rating(True, 0.5, 4.0), rating(True, -3.0, 4.0)
+    ('blunder', 'inaccuracy', 'unsure')
+    """
+    if -equal <= lo and hi <= equal:
+        return "equal"
+    a, b = (lo, hi) if acted else (-hi, -lo)  # taken minus the other: above 0 it lost
+    if b < 0:
+        return "best"
+    if not a > 0:
+        return "unsure"
+    return "blunder" if a >= BLUNDER else "mistake" if a >= MISTAKE else "inaccuracy"
+
+
+class _Source:
+    """One decision's rollouts, played block by block for the sequential rule: keeps the
+    results (for the advisor's table) and returns the objective's paired differences."""
+
+    def __init__(self, sit, pol, seed, objective):
+        self.sit, self.pol, self.seed = sit, pol, seed
+        self.j = 4 if objective == "relative" else 0  # the objective's column (RC layout)
+        self.res, self.logw, self.ranks = [], [], []
+        self.keep = True  # False: fresh rollouts for the total, kept out of the table
+
+    def __call__(self, first, count):
+        res, logw, ranks = _block(self.sit, self.pol, self.seed, first, count, True)
+        if self.keep:
+            self.res.append(res)
+            self.logw.append(logw)
+            self.ranks.append(ranks)
+        return res[:, self.j] - res[:, RC + self.j], logw
+
+    def arrays(self):
+        return (np.concatenate(self.res), np.concatenate(self.logw),
+                np.concatenate(self.ranks))
+
+
+def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_ROLLOUTS,
+           sequential=True, objective="relative", policies="expert", seed=0, history=True,
+           threads=None, progress=False) -> pd.DataFrame:
+    """Every take and call decision of ``seat`` in a traced hand (or game), judged and rated
+    (R9).
 
     At each decision the seat's knowledge at that moment (its hand; what each opponent took or
     called and has not laid down or discarded; the pile, the table, the hand sizes, the
-    stock's size and whether it was reshuffled, R13; never the hidden cards) goes to
-    :func:`~kalooki_sim.advise`, which plays both choices on the same sampled cards.
+    stock's size and whether it was reshuffled, R13; never the hidden cards) is handed to the
+    advisor (:func:`~kalooki_sim.advise`'s situation), which plays both choices on the same
+    sampled cards. The rollouts come in looks (:mod:`._sequential`): each decision plays
+    ``block`` paired rollouts, then doubles them, until its interval excludes zero (decided),
+    lies inside ±2 points (equal), neither is in reach of ``rollouts`` (futile, read from a
+    quarter of it on), it reaches ``rollouts`` or the hand's budget is spent. The
+    intervals keep their 95% coverage at whatever look they stop: each look is read at level
+    ``1 - 0.05 / K``, ``K`` the looks planned (Bonferroni over the looks; ``K = 6`` at the
+    defaults).
 
     Parameters
     ----------
@@ -341,16 +433,31 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
     seat : int
         The seat to review, 0 to players - 1 (as the trace numbers them).
     rollouts : int
-        Paired rollouts per decision; modest by default (a hand in seconds), 500 or more for
-        sharper verdicts.
+        The most paired rollouts per decision (the last look). At or below ``block``, a single
+        look of exactly this many: the fixed-size review (``rollouts=200`` is the review
+        before the sequential rule, row for row).
+    block : int
+        Paired rollouts of a decision's first look; each later look doubles the total
+        (500, 1,000, 2,000, ... up to ``rollouts``).
+    hand_rollouts : int or None
+        The most paired rollouts over the decisions of one hand (all its attempts), about 10 s
+        of 2 threads at the defaults; when a round of looks would pass it, what is left is
+        shared equally by the decisions still open and that look is their last (``stopped_by
+        == "budget"``). Every decision still gets a first look of ``min(rollouts, block, 20)``
+        rollouts or more; the fresh rollouts of the errors (below) are beyond it. ``None``: no
+        budget.
+    sequential : bool
+        ``True`` (default): the sequential rule above. ``False``: every decision gets
+        ``rollouts`` (within the hand's budget), one look at 95%.
     objective : {"relative", "penalty"}
         What the values measure: your penalty minus the table's mean, doubles counted
         (default), or your own penalty alone (see :func:`~kalooki_sim.advise`).
     policies : str, Policy or list
         How everyone plays in the rollouts (the advisor's model of the table): ``"expert"``.
     seed : int
-        Seed of the rollouts; each decision has its own stream (C3), so the table does not
-        depend on the threads.
+        Seed of the rollouts; each decision has its own stream and rollout ``i`` of it its own
+        counter-based streams (C3), so the table does not depend on the threads, and the
+        first ``n`` rollouts of a decision are the same whatever budget is given.
     history : bool
         Give each decision the hand's public history so far (every discard, take, call, pass
         on a discard and stock draw, from the trace's records; :func:`~kalooki_sim.advise`'s
@@ -373,26 +480,60 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
         that cut it), ``action`` (what the seat did: take/draw or call/pass), ``value_act`` and
         ``value_pass`` (the objective's expected value, points, of taking or calling and of
         not), ``d_value`` (act minus pass; negative: acting is better) with its 95% interval
-        ``d_value_lo, d_value_hi``, ``out_act, out_pass`` (chance of going out first),
-        ``advice`` (the advisor's choice, or ``unsure``), ``confidence`` (clearly, probably,
-        unsure), ``objective``, ``rollouts``.
-        ``p_value``: the paired t test of the difference; ``p_holm``: Holm's adjustment of it
-        over the decisions of the same game and hand; ``verdict`` (``good``: the action taken
-        is better, significant at 5% after Holm; ``mistake``: the other is; ``close``)
-        controls the chance of any wrong good or mistake in a hand at 5%; ``verdict_95``: the
-        one decision's 95% interval alone, unadjusted. ``doubled_act, doubled_pass``: the
-        chance of being caught by an opening double (R12) each way; ``reason``: cards needed
-        and outs before -> after and those chances, in words; ``ess``, ``history_strength``:
-        the advisor's effective sample size and the strength the history was read at
-        (:class:`~kalooki_sim.studies.advisor.Advice`).
+        ``d_value_lo, d_value_hi`` (at the stopping look, level ``1 - 0.05 / K``),
+        ``out_act, out_pass`` (chance of going out first), ``advice`` (the advisor's choice,
+        or ``unsure``), ``confidence`` (clearly: decided; probably, with a single look: only
+        the one-sided 80% bound excludes zero; unsure), ``objective``, ``rollouts`` (played),
+        ``looks`` and ``stopped_by`` (``decided``, ``equal``, ``futile``: neither in reach
+        of the cap, ``rollouts``: the cap, ``budget``: the hand's budget).
+        The rating, as a backgammon analysis gives it: ``best`` (the action with the lower
+        expected points), ``lost`` (points the action taken lost against the best:
+        ``max(0, taken - other)``, 0 when the taken is the best) with its 95% interval
+        ``lost_lo, lost_hi`` (the image of ``d_value``'s interval under that map, so the same
+        coverage), ``rating`` (:func:`rating`: ``best``, ``equal``, ``inaccuracy``,
+        ``mistake``, ``blunder`` or ``unsure``; a size is named only when the interval's
+        least loss reaches it). ``lost_fresh`` with ``lost_fresh_lo, lost_fresh_hi``: at a
+        decision rated an error, its loss measured again on ``fresh_rollouts`` fresh rollouts
+        (as many as it played), unbiased by the stopping (NaN elsewhere); :func:`review_total`
+        adds them up over a hand.
+        ``p_value``: the paired t test of the difference at the stopping look, times ``K``
+        (the sequential p-value, below 5% exactly when the interval excludes zero);
+        ``p_holm``: Holm's adjustment of it over the decisions of the same game and hand;
+        ``verdict`` (``good``: the action taken is better, significant at 5% after Holm;
+        ``mistake``: the other is; ``close``) controls the chance of any wrong good or
+        mistake in a hand at 5%; ``verdict_95``: the one decision's 95% interval alone,
+        unadjusted. ``doubled_act, doubled_pass``: the chance of being caught by an opening
+        double (R12) each way; ``reason``: cards needed and outs before -> after and those
+        chances, in words; ``ess``, ``history_strength``: the advisor's effective sample size
+        and the strength the history was read at (:class:`~kalooki_sim.studies.advisor.Advice`).
+        ``attrs["seconds"]``: the review's time.
+
+    Raises
+    ------
+    ValueError
+        For a seat, ``rollouts``, ``block``, ``hand_rollouts`` or ``objective`` outside what
+        is allowed (named with what is allowed); a Tuluki trace (V9).
+
+    Notes
+    -----
+    The ratings' sizes are in points against the table (R12), read as cards left in hand: a
+    **blunder** loses at least :data:`BLUNDER` (10) points every time the position comes up,
+    a ten-point card (K, Q, J, 10; R1) more in hand at the end of the hand; a **mistake** at
+    least :data:`MISTAKE` (5), half of one; an **inaccuracy** less (but the interval still
+    excludes zero); under 2 points, the smallest numbered card and the call chart's "no
+    difference" band, the two actions are **equal**. A hand's penalties run to tens of points
+    a player (a single ace or joker left is 15 or 50, R1), so a blunder is a sizeable part of
+    what a hand is worth and an inaccuracy is not.
 
     Examples
     --------
     >>> import kalooki_sim as ks
     >>> t = ks.trace(seed=1, game=0, hand=1, policies="expert")
-    >>> r = ks.review(t, seat=0, rollouts=20, policies="greedy")
-    >>> set(r["verdict"]) <= {"good", "mistake", "close"}
-    True
+    >>> r = ks.review(t, seat=0, rollouts=40, block=20, policies="greedy")
+    >>> set(r["verdict"]) <= {"good", "mistake", "close"}, set(r["looks"]) <= {1, 2}
+    (True, True)
+    >>> ks.review_total(r).columns[:5].tolist()
+    ['game', 'hand', 'decisions', 'lost', 'lost_lo']
     """
     if not isinstance(trace, Trace):
         raise TypeError(f"trace is a {type(trace).__name__}; give a Trace from "
@@ -404,47 +545,103 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
     seat = check_int("seat", seat, 0, rules.players - 1,
                      why="a seat of the trace's table, numbered as it numbers them")
     rollouts = check_int("rollouts", rollouts, 2, 10_000_000)
+    block = check_int("block", block, 2, 10_000_000)
+    if hand_rollouts is not None:
+        hand_rollouts = check_int("hand_rollouts", hand_rollouts, 2, None,
+                                  why="the most rollouts over one hand's decisions; or None")
+    sequential = check_bool("sequential", sequential)
     objective = check_choice("objective", objective, tuple(OBJECTIVES))
-    seed = check_seed(seed)
+    history = check_bool("history", history)
+    rules, pols, pol, seed, threads = _setup(None, policies, seed, rules, threads)
+    no_search(pols, "review")
     moments, _ = walk(trace, seat)
+    t0 = time.perf_counter()
     bar = progress_bar(progress, len(moments), auto_at=0, unit="decision",
                        desc="kalooki review")
     rows = []
-    history = check_bool("history", history)
+    with _threads(threads):
+        for _, ix in _by_hand(moments):
+            rows += _review_hand([moments[i] for i in ix], seat, pol, seed, rules, objective,
+                                 history, rollouts, block, hand_rollouts, sequential, bar)
+    bar.close()
+    return _table(rows, time.perf_counter() - t0)
+
+
+def _by_hand(moments):
+    """The moments' indexes grouped by ``(game, hand)`` (all attempts: one budget), in order."""
+    groups: dict = {}
+    for i, m in enumerate(moments):
+        groups.setdefault((m.game, m.hand), []).append(i)
+    return groups.items()
+
+
+def _review_hand(moments, seat, pol, seed, rules, objective, history, rollouts, block,
+                 budget, sequential, bar):
+    """The rows of one hand's decisions, played by :func:`._sequential.run_hand`."""
+    sources = []
     for m in moments:
-        sit = dict(m.situation)
-        if not history:
-            sit.pop("history")
+        s = dict(m.situation)
+        sit = _build(s["hand"], s["card"], s["contract"], s["discarder"], s["stock_left"],
+                     s["calls_made"], s["opened"], s["table"], s["seen"], s["known"],
+                     s["hand_sizes"], s["reshuffled"], s["history"] if history else None, rules)
+        sources.append(_Source(sit, pol, _seed_of(seed, m), objective))
+    seq, K = run_hand(sources, block=block, cap=rollouts, budget=budget,
+                      sequential=sequential, on_stop=lambda i: bar.update(1))
+    rows = []
+    for m, src, q in zip(moments, sources, seq, strict=True):
+        res, logw, ranks = src.arrays()
+        run = _Run(objective=objective, rollouts=q.n, margin=None, time_limit=None,
+                   past_turns=True, decide=K > 1, progress=False)
         with warnings.catch_warnings():  # a collapse is in the columns ess, history_strength
             warnings.simplefilter("ignore", RuntimeWarning)
-            a = advise(**sit, objective=objective, policies=policies, rollouts=rollouts,
-                       seed=_seed_of(seed, m), rules=rules, threads=threads)
+            a = _advice(src.sit, run, res, logw, ranks,
+                        "decided" if q.stopped_by == "decided" else q.stopped_by, 0.0)
         t = a.table.set_index("action")
         act, pas = t.index[0], t.index[1]
-        d = a.difference
-        lo, hi = d[f"{objective}_lo"], d[f"{objective}_hi"]
+        v_act, v_pass = float(t.loc[act, objective]), float(t.loc[pas, objective])
+        lo, hi = q.lo, q.hi
+        taken_minus = (lambda x: x) if m.acted else (lambda x: -x)
+        a_lo, a_hi = sorted((taken_minus(lo), taken_minus(hi)))
+        rate = rating(m.acted, lo, hi)
+        f = (np.nan, np.nan, np.nan)
+        if rate in ERRORS:  # the loss again on as many fresh rollouts: what the total adds
+            src.keep = False
+            f = sorted(taken_minus(x) for x in fresh(src, q.n, q.n))
+            f = (f[1], f[0], f[2])
         rows.append(dict(
             game=m.game, hand=m.hand, attempt=m.attempt, turn=m.turn, seat=seat,
             decision=m.decision, card=m.card, discarder=m.discarder,
             stock_left=m.situation["stock_left"], cards_held=" ".join(m.situation["hand"]),
             **a.needed, action=act if m.acted else pas,
-            value_act=float(t.loc[act, objective]), value_pass=float(t.loc[pas, objective]),
-            d_value=d[objective], d_value_lo=lo, d_value_hi=hi,
-            p_value=d[f"{objective}_p"],
+            value_act=v_act, value_pass=v_pass,
+            d_value=q.mean, d_value_lo=lo, d_value_hi=hi, p_value=q.p,
             out_act=float(t.loc[act, "out"]), out_pass=float(t.loc[pas, "out"]),
             doubled_act=float(t.loc[act, "doubled"]),
             doubled_pass=float(t.loc[pas, "doubled"]), act_name=act,
             advice=a.action, confidence=a.confidence, verdict_95=verdict(m.acted, lo, hi),
-            objective=objective, rollouts=a.rollouts, ess=a.ess,
+            objective=objective, rollouts=q.n, looks=q.looks, stopped_by=q.stopped_by,
+            best=act if v_act < v_pass else pas if v_pass < v_act else
+            (act if m.acted else pas),
+            lost=max(0.0, taken_minus(q.mean)), lost_lo=max(0.0, a_lo), lost_hi=max(0.0, a_hi),
+            rating=rate, lost_fresh=f[0], lost_fresh_lo=f[1], lost_fresh_hi=f[2],
+            fresh_rollouts=q.n if rate in ERRORS else 0, ess=a.ess,
             history_strength=a.history_strength))
-        bar.update(1)
-    bar.close()
-    cols = ["game", "hand", "attempt", "turn", "seat", "decision", "card", "discarder",
-            "stock_left", "cards_held", "needed_before", "needed_after", "outs_before",
-            "outs_after", "action", "value_act", "value_pass", "d_value", "d_value_lo",
-            "d_value_hi", "p_value", "p_holm", "out_act", "out_pass", "doubled_act",
-            "doubled_pass", "advice", "confidence", "verdict", "verdict_95", "reason",
-            "objective", "rollouts", "ess", "history_strength"]
+    return rows
+
+
+COLUMNS = ["game", "hand", "attempt", "turn", "seat", "decision", "card", "discarder",
+           "stock_left", "cards_held", "needed_before", "needed_after", "outs_before",
+           "outs_after", "action", "value_act", "value_pass", "d_value", "d_value_lo",
+           "d_value_hi", "p_value", "p_holm", "out_act", "out_pass", "doubled_act",
+           "doubled_pass", "advice", "confidence", "verdict", "verdict_95", "best", "lost",
+           "lost_lo", "lost_hi", "rating", "lost_fresh", "lost_fresh_lo", "lost_fresh_hi",
+           "fresh_rollouts", "reason", "objective", "rollouts", "looks",
+           "stopped_by", "ess", "history_strength"]
+
+
+def _table(rows, seconds):
+    """The review's DataFrame from its rows: Holm's verdicts, the reasons, the column order."""
+    cols = COLUMNS
     df = pd.DataFrame(rows, columns=[c for c in cols
                                      if c not in ("p_holm", "verdict", "reason")] + ["act_name"])
     # Holm over each hand's decisions (all its attempts): the family a reader scans at once
@@ -458,4 +655,74 @@ def review(trace, seat, *, rollouts=200, objective="relative", policies="expert"
     df = df[cols]
     for c in ("needed_before", "needed_after", "outs_before", "outs_after"):
         df[c] = df[c].astype("Int64")
+    df.attrs["seconds"] = seconds
     return df
+
+
+def review_total(table, by="hand") -> pd.DataFrame:
+    """The points a seat lost over a hand (or a game, or the whole review), with a 95%
+    interval: one number a player can track from game to game.
+
+    The total adds up the decisions rated an error (``inaccuracy``, ``mistake``,
+    ``blunder``: the action taken is the worse one, its interval says so), each by its loss
+    measured again on fresh rollouts (``lost_fresh``: as many as the decision played, past
+    those the sequential rule read). A mean stopped as soon as its interval left zero
+    overshoots the truth, and the errors are chosen by those means; the fresh rollouts have
+    seen neither, so each ``lost_fresh`` is unbiased for its decision and the sum for the
+    errors' true total. Decisions are independent rollout sets: the interval is the fresh
+    intervals added in quadrature, ``sqrt(sum half^2)``, clipped at zero (a loss is never
+    negative). Decisions rated ``unsure`` are counted, not charged: their loss, if any, is
+    not shown by the rollouts; ``equal`` ones lose under 2 points each.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`~kalooki_sim.review`.
+    by : {"hand", "game", "all"}
+        One row per game and hand (default), per game, or one row for the whole table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``game`` and ``hand`` (as ``by`` keeps them), ``decisions``, ``lost``, ``lost_lo``,
+        ``lost_hi``, the count of each rating (``blunder``, ``mistake``, ``inaccuracy``,
+        ``unsure``, ``equal``, ``best``), ``rollouts`` (played, the fresh ones included).
+
+    Raises
+    ------
+    ValueError
+        For ``by`` not one of the three, or a table without the review's columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame(dict(game=0, hand=1, rating=["inaccuracy", "unsure", "mistake"],
+    ...                       lost_fresh=[3.0, float("nan"), 4.0], lost_fresh_lo=[1.0, 0, -2],
+    ...                       lost_fresh_hi=[5.0, 0, 10], rollouts=500, fresh_rollouts=0))
+    >>> row = review_total(t).iloc[0]
+    >>> int(row["decisions"]), float(row["lost"]), round(float(row["lost_hi"]), 3)
+    (3, 7.0, 13.325)
+    """
+    keys = {"hand": ["game", "hand"], "game": ["game"], "all": []}
+    by = check_choice("by", by, tuple(keys))
+    need = {"rating", "lost_fresh", "lost_fresh_lo", "lost_fresh_hi", "rollouts",
+            "fresh_rollouts", *keys[by]}
+    if not isinstance(table, pd.DataFrame) or need - set(table.columns):
+        missing = sorted(need - set(getattr(table, "columns", [])))
+        raise ValueError(f"table lacks the review's columns {missing}; give the DataFrame of "
+                         "kalooki_sim.review(...)")
+    rows = []
+    groups = table.groupby(keys[by], sort=False) if keys[by] else [((), table)]
+    for key, g in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        err = g[g["rating"].isin(ERRORS)]
+        total = float(err["lost_fresh"].sum())
+        half = float(np.sqrt((((err["lost_fresh_hi"] - err["lost_fresh_lo"]) / 2) ** 2)
+                             .sum()))
+        counts = g["rating"].value_counts()
+        rows.append({**dict(zip(keys[by], key, strict=True)), "decisions": len(g),
+                     "lost": max(0.0, total), "lost_lo": max(0.0, total - half),
+                     "lost_hi": max(0.0, total + half),
+                     **{r: int(counts.get(r, 0)) for r in RATINGS},
+                     "rollouts": int(g["rollouts"].sum() + g["fresh_rollouts"].sum())})
+    return pd.DataFrame(rows)

@@ -30,18 +30,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import io
-import json
 import os
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
 import warnings
 import weakref
-from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -50,40 +46,28 @@ import pandas as pd
 from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
 from ..engine.policies import policy_args as _policy_args
 from ..game import _checks
-from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed, show_value
+from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed
 from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
-from ._cluster import DaskExecutor, StudyInterrupted, check_cluster  # noqa: F401
+from . import runner
+from .aggregates import (  # noqa: F401 (kalooki_sim.studies.study names them too)
+    GAME_MOMENTS,
+    HISTOGRAMS,
+    KEYS,
+    MOMENTS,
+    aggregate,
+    empty_aggregates,
+    means,
+    merge,
+)
+from .runner import MANIFEST, StudyInterrupted, check_cluster  # noqa: F401 (their old home)
 
 #: the layout version of a run directory (``manifest["format"]``)
 FORMAT = 1
-MANIFEST = "manifest.json"
 #: hands (games x hands per game) per chunk unless ``chunk_games`` is given
 CHUNK_HANDS = 100_000
 #: the most chunks one run holds (10**11 hands at the default chunk size: years of play)
 MAX_CHUNKS = 1_000_000
-
-#: the keys of every aggregate row: the contract (hand number and its deal), table and seat
-KEYS = ["hand", "groups", "runs", "cards_dealt", "players", "seat", "policy"]
-#: ``summary()`` columns after the keys, in order. Counts are over the rows (one per seat per
-#: hand: the scored attempt, or a hand given up); ``*_sq`` are sums of squares.
-MOMENTS = (
-    "rows",                  # rows (seat-hands)
-    "scored",                # rows of scored hands (not void)
-    "given_up",              # void rows of hands given up after Rules.max_replays (not stalled)
-    "stalled",               # void rows of hands stopped by the engine's turn cap
-    "attempts", "attempts_sq",   # deals the hand took (R13: attempts - 1 were void)
-    "dealt_meets_contract", "opened", "went_out", "out_on_opening", "doubled", "reshuffled",
-    "open_turn", "open_turn_sq",  # over the rows that opened
-    "calls", "calls_sq",
-    "turns", "turns_sq",
-    "cards_left", "cards_left_sq",  # over scored rows
-    "penalty", "penalty_sq",        # over scored rows (the seat that went out scores 0)
-)
-#: whole-game aggregates (``game_summary()``), per players x seat x policy
-GAME_MOMENTS = ("games", "complete", "winner", "total", "total_sq")
-#: histograms kept per key: measure -> which rows count
-HISTOGRAMS = {"penalty": "scored", "open_turn": "opened", "turns": "rows", "calls": "rows"}
 
 _KERNEL_LOCK = threading.Lock()  # one chunk at a time per process (numba's parallel layer)
 
@@ -106,20 +90,18 @@ class Spec:
 
     def args(self) -> dict:
         """The JSON form kept in the manifest and compared on resume."""
-        rules = dataclasses.asdict(self.rules)
-        rules["schedule"] = [list(e) for e in rules["schedule"]]
         return {
             "format": FORMAT, "games": self.games,
             "hands": None if self.hands is None else list(self.hands),
-            "first_game": self.first_game, "seed": self.seed, "rules": rules,
+            "first_game": self.first_game, "seed": self.seed,
+            "rules": runner.rules_args(self.rules),
             "policies": [_policy_args(p) for p in self.policies],
             "summary_only": self.summary_only, "chunk_games": self.chunk_games,
         }
 
     def key(self) -> str:
         """A short hash of :meth:`args` (names dask tasks)."""
-        text = json.dumps(self.args(), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return runner.args_key(self.args())
 
     def hand_numbers(self) -> list[int]:
         """The hand numbers each game plays, in order."""
@@ -192,132 +174,6 @@ def chunk_rows(spec: Spec, first: int, n: int, threads=None) -> pd.DataFrame:
     return game_totals(df) if spec.hands is None else df
 
 
-def aggregate(df: pd.DataFrame) -> pd.DataFrame:
-    """The aggregates of rows ``df`` in long form: ``KEYS + [stat, value, count]``.
-
-    Moments have ``value = -1`` and the sum in ``count``; histogram rows have ``stat =
-    "hist_<measure>"``, the measure's ``value`` and how many rows had it; whole-game moments
-    (from rows with ``total``) have keys ``hand = groups = runs = cards_dealt = 0``. Every
-    number is an integer, so aggregates of parts add up to the aggregates of the whole
-    (:func:`merge`).
-
-    Examples
-    --------
-    >>> import kalooki_sim as ks
-    >>> a = aggregate(ks.play_hands(50, hand=3, seed=1))
-    >>> int(a.loc[(a["stat"] == "rows"), "count"].sum())
-    200
-    """
-    keys = df[["hand", "seat"]].to_numpy(np.int64)
-    scored = ~df["void"].to_numpy()
-    opened = df["opened"].to_numpy()
-    fill = lambda c: df[c].fillna(0).to_numpy(np.int64) if len(df) else np.zeros(0, np.int64)  # noqa: E731
-    code = keys[:, 0] * 256 + keys[:, 1]
-    uniq, inv = np.unique(code, return_inverse=True)
-
-    def stats():  # one column at a time: memory stays a few arrays of the chunk's length
-        yield "rows", np.ones(len(df), np.int64)
-        yield "scored", scored.astype(np.int64)
-        yield "given_up", (~scored & ~df["stalled"].to_numpy()).astype(np.int64)
-        yield "stalled", df["stalled"].to_numpy(np.int64)
-        att = df["attempts"].to_numpy(np.int64)
-        yield "attempts", att
-        yield "attempts_sq", att * att
-        for c in ("dealt_meets_contract", "opened", "went_out", "out_on_opening", "doubled",
-                  "reshuffled"):
-            yield c, df[c].to_numpy(np.int64)
-        for c, mask in (("open_turn", opened), ("calls", None), ("turns", None),
-                        ("cards_left", scored), ("penalty", scored)):
-            v = fill(c) if mask is None else np.where(mask, fill(c), 0)
-            yield c, v
-            yield c + "_sq", v * v
-
-    sums = {name: _sum_by(inv, v, len(uniq)) for name, v in stats()}
-    parts = [pd.DataFrame({"hand": np.repeat(uniq // 256, len(MOMENTS)),
-                           "seat": np.repeat(uniq % 256, len(MOMENTS)),
-                           "stat": np.tile(np.array(MOMENTS, object), len(uniq)),
-                           "count": np.stack([sums[m] for m in MOMENTS], 1).ravel(),
-                           "value": -1})]
-    masks = {"rows": np.ones(len(df), bool), "scored": scored, "opened": opened}
-    for name, which in HISTOGRAMS.items():
-        sel = masks[which]
-        h = pd.DataFrame({"hand": keys[sel, 0], "seat": keys[sel, 1],
-                          "value": fill(name)[sel]})
-        parts.append(h.groupby(["hand", "seat", "value"], sort=True).size().rename("count")
-                     .reset_index().assign(stat=f"hist_{name}"))
-    if "total" in df.columns:
-        parts.append(_game_aggregate(df))
-    long = pd.concat(parts, ignore_index=True)
-    return _with_keys(long, df)
-
-
-def _sum_by(inv, v, n) -> np.ndarray:
-    """Exact int64 sums of ``v`` per group ``inv`` (``bincount`` while float64 is exact)."""
-    if len(v) == 0 or int(np.abs(v).sum()) < 2**53:
-        return np.bincount(inv, weights=v.astype(np.float64), minlength=n).astype(np.int64)
-    out = np.zeros(n, np.int64)
-    np.add.at(out, inv, v)
-    return out
-
-
-def _game_aggregate(df):
-    g = df.loc[df["hand"] == df["hand"].min()]
-    g = g.loc[g["attempt"] == g["attempts"] - 1, ["seat", "total", "winner", "complete"]]
-    done = g["complete"].to_numpy()
-    total = np.where(done, g["total"].fillna(0).to_numpy(np.int64), 0)
-    m = pd.DataFrame({"seat": g["seat"].to_numpy(np.int64),
-                      "games": np.ones(len(g), np.int64), "complete": done.astype(np.int64),
-                      "winner": (g["winner"].to_numpy() & done).astype(np.int64),
-                      "total": total, "total_sq": total * total})
-    out = (m.groupby("seat", sort=True).sum().stack().rename("count").reset_index()
-           .rename(columns={"level_1": "stat"}))
-    return out.assign(hand=0, value=-1)
-
-
-def _with_keys(long, df):
-    """Add groups, runs, cards_dealt, players and policy (functions of hand and seat)."""
-    per_hand = df.groupby("hand", sort=True)[["groups", "runs", "cards_dealt"]].first()
-    per_hand.loc[0] = 0
-    policy = df.groupby("seat", sort=True)["policy"].first().astype(str)
-    h = long["hand"].to_numpy(np.int64)
-    out = pd.DataFrame({
-        "hand": h.astype(np.int8),
-        "groups": per_hand["groups"].reindex(h).to_numpy(np.int8),
-        "runs": per_hand["runs"].reindex(h).to_numpy(np.int8),
-        "cards_dealt": per_hand["cards_dealt"].reindex(h).to_numpy(np.int8),
-        "players": np.full(len(long), int(df["players"].iat[0]) if len(df) else 0, np.int8),
-        "seat": long["seat"].to_numpy(np.int8),
-        "policy": policy.reindex(long["seat"].to_numpy()).to_numpy(object).astype(str),
-        "stat": long["stat"].to_numpy(object).astype(str),
-        "value": long["value"].to_numpy(np.int32),
-        "count": long["count"].to_numpy(np.int64),
-    })
-    return out
-
-
-def merge(parts) -> pd.DataFrame:
-    """Add up long-form aggregates (from :func:`aggregate`) of disjoint sets of rows."""
-    parts = [p for p in parts if len(p)]
-    if not parts:
-        return _empty_agg()
-    cat = pd.concat(parts, ignore_index=True)
-    out = (cat.groupby(KEYS + ["stat", "value"], sort=True, observed=True)["count"].sum()
-           .reset_index())
-    for c in ("hand", "groups", "runs", "cards_dealt", "players", "seat"):
-        out[c] = out[c].astype(np.int8)
-    out["value"] = out["value"].astype(np.int32)
-    out["count"] = out["count"].astype(np.int64)
-    return out
-
-
-def _empty_agg():
-    return pd.DataFrame({**{k: np.zeros(0, np.int8) for k in KEYS if k != "policy"},
-                         "policy": np.zeros(0, object).astype(str),
-                         "stat": np.zeros(0, object).astype(str),
-                         "value": np.zeros(0, np.int32), "count": np.zeros(0, np.int64)},
-                        columns=KEYS + ["stat", "value", "count"])
-
-
 def _parquet_bytes(df: pd.DataFrame) -> bytes:
     buf = io.BytesIO()
     df.to_parquet(buf, engine="pyarrow", index=False, compression="zstd")
@@ -347,70 +203,6 @@ def _warm(spec: Spec, threads=None) -> bool:
 # -- the run directory --------------------------------------------------------------------------
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _umask() -> int:
-    """The process's umask (read by setting it and putting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and ``os.replace``."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a run's files follow the umask
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _git_commit() -> str | None:
-    here = Path(__file__).resolve().parent
-    try:
-        r = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
-                           text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return r.stdout.strip() or None if r.returncode == 0 else None
-
-
-def _version() -> str:
-    from .._version import __version__
-
-    return __version__
-
-
-def _read_manifest(out: Path):
-    p = out / MANIFEST
-    if not p.exists():
-        return None
-    try:
-        return json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise ValueError(f"out={str(out)!r} has an unreadable {MANIFEST} ({e}); give "
-                         "force=True to start again, or another out") from None
-
-
-def _describe_difference(old: dict, new: dict) -> str:
-    diff = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-    if not diff:
-        return ""
-    k = diff[0]
-    return f"{k}={show_value(old.get(k))} there, {show_value(new.get(k))} here"
-
-
 def _prepare(out: Path, spec: Spec, resume: bool, force: bool, chunk_given: bool):
     """The manifest to continue from (``None``: a fresh run) after checking ``out``.
 
@@ -425,7 +217,7 @@ def _prepare(out: Path, spec: Spec, resume: bool, force: bool, chunk_given: bool
                          "empty directory")
     if force:
         return None, spec
-    man = _read_manifest(out)
+    man = runner.read_manifest(out)
     if man.get("format") != FORMAT or "args" not in man:
         raise ValueError(f"out={str(out)!r} holds a run of another format; give force=True "
                          "(--force) to replace it, or another out")
@@ -434,8 +226,9 @@ def _prepare(out: Path, spec: Spec, resume: bool, force: bool, chunk_given: bool
         spec = dataclasses.replace(spec, chunk_games=args.get("chunk_games", spec.chunk_games))
     new = spec.args()
     if args != new:
-        raise ValueError(f"out={str(out)!r} holds another run ({_describe_difference(args, new)}); "
-                         "give force=True (--force) to replace it, or another out")
+        why = runner.describe_difference(args, new)
+        raise ValueError(f"out={str(out)!r} holds another run ({why}); give "
+                         "force=True (--force) to replace it, or another out")
     if not resume:
         done = len(man.get("chunks", []))
         state = "finished" if man.get("finished") else f"{done} of {len(spec.chunks())} chunks"
@@ -454,51 +247,6 @@ def _clear(out: Path) -> None:
             (out / name).unlink()
     for tmp in out.glob(".*.tmp"):
         tmp.unlink()
-
-
-def _valid_chunks(out: Path, man: dict) -> dict:
-    """The manifest's finished chunks whose files are present with their checksums."""
-    good = {}
-    for c in man.get("chunks", []):
-        ok = all((out / f["file"]).is_file() and _sha256(out / f["file"]) == f["sha256"]
-                 for f in c["files"].values())
-        if ok:
-            good[c["index"]] = c
-    return good
-
-
-# -- executors: numba threads here, or dask -----------------------------------------------------
-
-
-class _Local:
-    """Chunks played one after another in this process, on ``threads`` numba threads."""
-
-    slots = 1
-
-    def __init__(self, threads):
-        self.threads = threads
-
-    def submit(self, spec, index, first, n):
-        return play_chunk(spec, first, n, self.threads)
-
-    @staticmethod
-    def result(fut):
-        return fut
-
-    def close(self):
-        pass
-
-
-class _Dask(DaskExecutor):
-    """Chunks as futures on a dask.distributed cluster (a LocalCluster or a scheduler); a lost
-    cluster ends the run with :class:`StudyInterrupted` (:mod:`._cluster`)."""
-
-    def warm(self, spec):
-        self.client.run(_warm, spec, self.threads)
-
-    def submit(self, spec, index, first, n):
-        return self.client.submit(play_chunk, spec, first, n, self.threads, pure=False,
-                                  key=f"kalooki-chunk-{spec.key()}-{index}")
 
 
 # -- the public entry point ---------------------------------------------------------------------
@@ -571,7 +319,7 @@ class Run:
         if self.finished and fin.exists():
             agg = pd.read_parquet(fin)
         else:
-            agg = _empty_agg()
+            agg = empty_aggregates()
             files = self._files("agg")
             for b in range(0, len(files), 64):  # bounded memory for thousands of chunks
                 agg = merge([agg] + [pd.read_parquet(f) for f in files[b:b + 64]])
@@ -631,31 +379,7 @@ class Run:
 
     def verify(self) -> bool:
         """True when every finished chunk's files are present with their SHA-256."""
-        return len(_valid_chunks(self.path, self.manifest)) == len(self.manifest["chunks"])
-
-
-def means(summary: pd.DataFrame, by=("hand", "groups", "runs", "policy")) -> pd.DataFrame:
-    """Means from a :meth:`Run.summary` table (or several added up), pooled within ``by``."""
-    by = list(by)
-    s = summary.groupby(by, sort=True, observed=True)[list(MOMENTS)].sum()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        n = s["scored"].astype(float)
-        mean_pen = s["penalty"] / n
-        var = (s["penalty_sq"] / n - mean_pen**2) * n / (n - 1)
-        out = pd.DataFrame({
-            "seat_hands": s["rows"], "scored": s["scored"],
-            "void_per_hand": (s["attempts"] - s["rows"]) / s["rows"],
-            "p_opened": s["opened"] / n,
-            "mean_open_turn": s["open_turn"] / s["opened"],
-            "mean_calls": s["calls"] / s["rows"],
-            "p_went_out": s["went_out"] / n,
-            "p_out_on_opening": s["out_on_opening"] / n,
-            "mean_turns": s["turns"] / s["rows"],
-            "mean_penalty": mean_pen,
-            "sd_penalty": np.sqrt(var.clip(lower=0)),
-            "loser_penalty": s["penalty"] / (n - s["went_out"]),
-        })
-    return out.reset_index()
+        return len(runner.valid_chunks(self.path, self.manifest)) == len(self.manifest["chunks"])
 
 
 def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=None, out=None,
@@ -756,13 +480,13 @@ def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=No
 
 def _simulate(spec, out, cluster, threads, resume, force, chunk_games, progress) -> Run:
     man, spec = _prepare(out, spec, resume, force, chunk_games is not None)
-    done = _valid_chunks(out, man) if man else {}
+    done = runner.valid_chunks(out, man) if man else {}
     todo = [c for c in spec.chunks() if c[0] not in done]
     if done:
         log.info(resumed_note(sorted(done), len(spec.chunks())))
     if man is not None and not todo and man.get("finished"):
         return Run(out, man, spec)
-    executor = _Dask(cluster, threads) if cluster else _Local(threads)
+    executor = runner.make_executor(cluster, threads, play_chunk, "kalooki-chunk")
     try:
         if man is None:
             out.mkdir(parents=True, exist_ok=True)
@@ -771,27 +495,24 @@ def _simulate(spec, out, cluster, threads, resume, force, chunk_games, progress)
             (out / sub).mkdir(exist_ok=True)
         for t in out.glob(".*.tmp"):
             t.unlink()
-        man = {"args": spec.args(), "format": FORMAT, "version": _version(),
-               "commit": _git_commit(), "created": man["created"] if man else time.time(),
+        man = {"args": spec.args(), "format": FORMAT, "version": runner.package_version(),
+               "commit": runner.git_commit(),
+               "created": man["created"] if man else time.time(),
                "chunks": [done[i] for i in sorted(done)], "finished": False}
-        _write_atomic(out / MANIFEST, _json(man))
-        if todo and isinstance(executor, _Dask):
-            executor.warm(spec)
+        runner.write_manifest(out, man)
+        if todo:
+            executor.warm(_warm, spec)
         _play_chunks(out, spec, man, todo, executor, progress)
     finally:
         executor.close()
     run = Run(out, man, spec)
     agg = run.aggregates()
-    _write_atomic(out / "summary.parquet", _parquet_bytes(agg))
-    man["summary_sha256"] = _sha256(out / "summary.parquet")
+    runner.write_atomic(out / "summary.parquet", _parquet_bytes(agg))
+    man["summary_sha256"] = runner.sha256_file(out / "summary.parquet")
     man["finished"] = True
-    _write_atomic(out / MANIFEST, _json(man))
+    runner.write_manifest(out, man)
     _warn_given_up(agg)
     return run
-
-
-def _json(man) -> bytes:
-    return (json.dumps(man, indent=1, sort_keys=True) + "\n").encode()
 
 
 def _play_chunks(out, spec, man, todo, executor, progress):
@@ -799,32 +520,14 @@ def _play_chunks(out, spec, man, todo, executor, progress):
     total = spec.games * per_game
     bar = progress_bar(progress, total, auto_at=200_000, unit="hand", desc="kalooki simulate",
                        unit_scale=True, initial=total - sum(n for _, _, n in todo) * per_game)
-    pending = deque()
-    queue = deque(todo)
-    try:
-        while queue or pending:
-            while queue and len(pending) < executor.slots:
-                i, first, n = queue.popleft()
-                pending.append((i, first, n, executor.submit(spec, i, first, n)))
-            i, first, n, fut = pending.popleft()
-            res = executor.result(fut)  # in chunk order
-            files = {}
-            for kind in ("rows", "agg"):
-                if res[kind] is None:
-                    continue
-                rel = f"{kind}/chunk-{i:06d}.parquet"
-                _write_atomic(out / rel, res[kind])
-                files[kind] = {"file": rel, "sha256": hashlib.sha256(res[kind]).hexdigest(),
-                               "bytes": len(res[kind])}
-            man["chunks"].append({"index": i, "first_game": first, "games": n, "files": files})
-            man["chunks"].sort(key=lambda c: c["index"])
-            _write_atomic(out / MANIFEST, _json(man))
-            bar.update(n * per_game)
-    finally:
-        for *_, fut in pending:
-            with contextlib.suppress(Exception):
-                fut.cancel()
-        bar.close()
+
+    def finish(chunk, res):
+        i, first, n = chunk
+        files = runner.write_chunk_files(out, res, {kind: f"{kind}/chunk-{i:06d}.parquet"
+                                                    for kind in ("rows", "agg")})
+        return {"index": i, "first_game": first, "games": n, "files": files}, n * per_game
+
+    runner.play_chunks(out, man, spec, todo, executor, finish, bar)
 
 
 def _warn_given_up(agg):

@@ -4,7 +4,7 @@ Written from RULES.md alone; it shares no rules code with the engine (only card 
 and penalty values from :mod:`kalooki_sim.game.cards`, which the tests check against R1 directly).
 :func:`check` raises :class:`RefereeError` naming the record and the rule broken.
 
-Shape (STYLE.md, "Splitting the referee by event"): a :class:`_HandState` holds one hand
+Shape: a :class:`_HandState` holds one hand
 attempt (hands, stock, discard pile, melds, whose turn, what R9 still offers); one small
 checker per event (``_on_deal``, ``_on_take``, ...) in :data:`_CHECKS`; :func:`_check_hand`
 runs the shared pre-checks, the event's checker and card conservation after every card move;
