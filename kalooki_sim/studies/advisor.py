@@ -1,4 +1,4 @@
-"""Should I call? A position advisor (issue 9).
+"""Should I call? A position advisor.
 
 A player types in one situation: their hand, the card just discarded, where the discarder
 sits, the stock left, their calls so far, who has opened and what is on the table. The advisor
@@ -7,7 +7,7 @@ full legal table), plays every sample on both ways with the same cards and the s
 random draws, and compares: the paired difference is the decision's value, with an interval.
 Like a poker equity calculator it can stop early at a target interval width or a time limit.
 
-What a player saw at the table is used (issue 19): the cards each opponent took or called and
+What a player saw at the table is used: the cards each opponent took or called and
 still holds (``known``), the opponents' hand sizes, the discards in order and whether the stock
 was reshuffled (R13). What it optimises is a choice: its own penalty, or its penalty against
 the table's mean (doubles counted), which is what decides a game (R12, R14).
@@ -85,7 +85,7 @@ class Advice:
     paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"``, ``"time_limit"`` or
     ``"decided"`` (``decide=True``: the sequential rule decided).
 
-    What the table showed is read into the hidden hands (issue 29): ``history_events``: the
+    What the table showed is read into the hidden hands: ``history_events``: the
     opponents' events weighed (those typed, and the passes of the seats asked before you);
     ``ess``: the effective sample size of the rollouts' weights, ``(sum w)^2 / sum w^2``
     (the rollouts when nothing is weighed); ``history_strength``: the power the weights were
@@ -299,7 +299,7 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     time_limit : float, optional
         Stop after about this many seconds (checked every 250 rollouts).
     decide : bool
-        Decide only what the rollouts decide (issue 29): play in batches of 250 and stop as
+        Decide only what the rollouts decide: play in batches of 250 and stop as
         soon as the objective's paired difference is significant at level ``0.05 / K`` (two
         sided), ``K = ceil(rollouts / 250)`` the most looks the budget allows; else play on
         until the budget (``rollouts``, ``time_limit``) is spent and answer ``"unsure"``. By
@@ -407,10 +407,7 @@ class _Run:
 def _play(sit, pol, seed, run):
     """Paired rollouts of ``sit`` in batches until the budget, the margin, the clock or the
     sequential rule stops them: results, log weights, sampled ranks and why they stopped."""
-    r = sit.rollout
-    rules, P, n = sit.rules, sit.players, run.rollouts
-    rv = rules_vector(rules, sit.hand_no)
-    ev = np.ascontiguousarray(r.events)
+    P, n = sit.players, run.rollouts
     bar = progress_bar(run.progress, n, auto_at=0, unit="rollout", desc="kalooki advise")
     res = np.zeros((n, 2 * RC), np.float64)
     logw = np.zeros(n, np.float64)
@@ -418,15 +415,10 @@ def _play(sit, pol, seed, run):
     j = 4 if run.objective == "relative" else 0  # the objective's column
     looks = -(-n // BATCH)  # the most looks the budget allows (decide=True)
     done, stopped_by, t0 = 0, "rollouts", time.perf_counter()
-    nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     while done < n:
         k = min(BATCH, n - done)
-        _H.rollout_block(seed, rv, pol, r.base, _H.Hidden(r.flat, len(r.flat), r.opp,
-                                                          r.pile_extra),
-                         _H.History(ev, len(ev), bool(run.past_turns)), 0, r.mask, done, k,
-                         _E.Run(rules.pack_size, nw, 0, False),
-                         _H.Rollouts(res[done:done + k], logw[done:done + k],
-                                     ranks[done:done + k]))
+        _block(sit, pol, seed, done, k, run.past_turns,
+               (res[done:done + k], logw[done:done + k], ranks[done:done + k]))
         done += k
         bar.update(k)
         if run.decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
@@ -447,23 +439,23 @@ def _play(sit, pol, seed, run):
     return res[:done], logw[:done], ranks[:done], stopped_by
 
 
-def _block(sit, pol, seed, first, count, past_turns):
-    """Paired rollouts ``first .. first + count - 1`` of ``sit`` (the same call as
-    :func:`_play`'s): ``(res, logw, ranks)``. Rollout ``i`` draws only from its own
+def _block(sit, pol, seed, first, count, past_turns, out=None):
+    """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks)``, into
+    ``out`` when given (three arrays of ``count`` rows). Rollout ``i`` draws only from its own
     counter-based streams of ``(seed, i)`` (C3), so blocks played in any order, on any number
-    of threads, give the rollouts :func:`_play` gives; the review's sequential budget plays
-    its looks with it."""
+    of threads, give the same rollouts: :func:`_play` and the review's sequential budget play
+    their looks with it."""
     r, rules = sit.rollout, sit.rules
-    rv = rules_vector(rules, sit.hand_no)
+    if out is None:
+        out = (np.zeros((count, 2 * RC), np.float64), np.zeros(count, np.float64),
+               np.zeros((count, sit.players, _H.RANK_COLS), np.int64))
     ev = np.ascontiguousarray(r.events)
-    res = np.zeros((count, 2 * RC), np.float64)
-    logw = np.zeros(count, np.float64)
-    ranks = np.zeros((count, sit.players, _H.RANK_COLS), np.int64)
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
-    _H.rollout_block(seed, rv, pol, r.base, r.flat, len(r.flat), r.opp, r.pile_extra, 0,
-                     r.mask, first, count, nw, rules.pack_size, ev, len(ev), past_turns,
-                     res, logw, ranks)
-    return res, logw, ranks
+    _H.rollout_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
+                     _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
+                     _H.History(ev, len(ev), bool(past_turns)), 0, r.mask, first, count,
+                     _E.Run(rules.pack_size, nw, 0, False), _H.Rollouts(*out))
+    return out
 
 
 def _advice(sit, run, res, logw, ranks, stopped_by, seconds):

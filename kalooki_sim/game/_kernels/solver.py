@@ -35,8 +35,7 @@ The search then has two parts, and the better result wins:
   (:func:`_suit_table`, a DP along each span) and combines the suits by a knapsack on jokers.
   It only runs when a bound says it could beat the main search.
 
-No allocation: every array is a caller-owned workspace. The layout is documented on
-:func:`solve_kernel`.
+No allocation: every array is a caller-owned workspace, laid out as :func:`solve_kernel` says.
 """
 
 from __future__ import annotations
@@ -49,7 +48,7 @@ from numba import njit
 # columns of one listed run option
 O_LO, O_HI, O_JMASK, O_NJOK, O_VALUE, O_NCARDS = 0, 1, 2, 3, 4, 5
 OPT_COLS = 6
-#: the contract a search lays: groups, runs and whether V6's complete suit stands for three
+#: the contract a search lays: groups, runs, whether V6's complete suit stands for three runs
 Contract = namedtuple("Contract", ["groups", "runs", "v6"])
 #: run options per suit that the default workspace can hold; the wrapper grows it if needed
 DEFAULT_CAPACITY = 2048
@@ -57,8 +56,7 @@ DEFAULT_CAPACITY = 2048
 OVERFLOW = -2
 #: status when the hand cannot lay the contract
 NO_OPENING = -1
-# objective = value * SCALE + cards laid: penalty first, then fewer leftover cards. Above any
-# hand the rules allow (8 decks x 52 + 64 jokers = 480 cards).
+# objective = value * SCALE + cards laid (penalty first, then fewer left); above any 480 cards
 SCALE = 4096
 # runs-only part: jokers one run can hold (13 positions, none adjacent) and in four runs
 RUN_JOKERS = 7
@@ -692,10 +690,8 @@ def solve_kernel(counts, jokers, g, r, v6, opts, scratch, out_runs, out_groups,
 
 
 def new_workspace(max_jokers, capacity=DEFAULT_CAPACITY):
-    """Preallocated workspaces for :func:`solve_kernel`: ``(opts, scratch, runs, groups)``.
-
-    ``max_jokers`` is no longer needed (the scratch has a fixed length) and kept for callers.
-    """
+    """Preallocated workspaces for :func:`solve_kernel`: ``(opts, scratch, runs, groups)``
+    (``max_jokers``, no longer needed as the scratch has a fixed length, kept for callers)."""
     return (
         np.zeros((4, capacity, OPT_COLS), np.int64),
         np.zeros(SCRATCH, np.int64),
