@@ -291,3 +291,16 @@ def test_old_paths_are_the_new_objects():
     assert tuning.tuned_policy is new_tuning.tuned_policy and study.simulate is ks.simulate
     assert referee.check is new_referee.check
     assert set(ks.__all__) <= set(dir(ks))
+
+
+def test_advise_is_a_short_function_over_the_situation():
+    """``advise`` reads as checks, the situation, the rollouts and the answer: at most 60 lines
+    with its docstring (the situation's arguments are documented once, on ``situation``)."""
+    import ast
+    import inspect
+
+    from kalooki_sim.studies import advisor
+
+    fn = next(n for n in ast.parse(inspect.getsource(advisor)).body
+              if isinstance(n, ast.FunctionDef) and n.name == "advise")
+    assert fn.end_lineno - fn.lineno + 1 <= 60

@@ -11,6 +11,28 @@ What a player saw at the table is used: the cards each opponent took or called a
 still holds (``known``), the opponents' hand sizes, the discards in order and whether the stock
 was reshuffled (R13). What it optimises is a choice: its own penalty, or its penalty against
 the table's mean (doubles counted), which is what decides a game (R12, R14).
+
+How the rollouts read the table: the hidden cards (the stock, the opponents' unknown cards, any
+discards not listed) are dealt at random given the situation, then each unopened opponent's
+past turns are replayed (``past_turns``) and the sample is weighted by the history. The
+estimates are self-normalised weighted means, their intervals on the effective sample size
+(``Advice.ess``); when the weights collapse below ``max(min(30, n / 4), n / 10)`` for ``n``
+rollouts they are tempered (raised to a power below 1) and a ``RuntimeWarning`` says so
+(``Advice.fallback``). The hand at the time of an event is approximated from the hand now (the
+later discards given back, later takes and calls and one random unknown card per later draw
+taken away), and the rest of the table as it is now.
+
+With what the table did: seat 3 discarded 9♣, you passed on it, seat 2 drew and discarded
+the 6♦ now offered (seat 1, next, passed on it). The 9♣ lies in the pile (it leaves the
+hidden cards), seat 2's draw comes off the stock, and the four opponents' events weigh
+the sampled hands:
+
+>>> import kalooki_sim as ks
+>>> h = [(3, "discard", "9♣"), (0, "pass", "9♣"), (2, "draw"), (2, "discard", "6♦")]
+>>> b = ks.advise("K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", "6♦", 1, discarder=2, history=h,
+...               rollouts=200, policies="greedy", seed=1)
+>>> b.situation["seen"], b.situation["stock_left"], b.history_events
+(['9♣'], 70, 4)
 """
 
 from __future__ import annotations
@@ -234,118 +256,36 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
 
     Parameters
     ----------
-    hand : str or iterable
-        Your cards (you have not opened: R8 lets only such a player take or call).
-    card : str
-        The card just discarded (never a joker, R6; the upcard may be one, C1).
-    contract : int or (int, int)
-        The hand number of the schedule (1-9) or its ``(groups, runs)``.
-    players : int
-        Seats at the table (defers to ``rules.players`` when rules are given).
-    discarder : int
-        How many seats to your right the discarder sits: 1, you are next and choose to take it
-        or draw (R9.1); 2 or more, you may call it (R9.2) or pass; the players between you
-        were asked first and passed.
-    stock_left : int, optional
-        Cards left in the stock; default: as full as the rest allows (the stock right after the
-        deal less the calls' penalty cards, R9); required with ``reshuffled=True``.
-    calls_made : int
-        Your calls so far this hand (each brought you 2 cards).
-    opened : iterable of int or str
-        Opponents who have opened, as seats to your right (``(1, 3)`` or ``"1,3"``).
-    table : iterable
-        Melds on the table, each cards (owned in turn by the opened seats) or ``(seat, cards)``;
-        as text, melds separated by ``;``.
-    seen : str or iterable
-        The discards under the offered card, in the order they went down (bottom first), as far
-        as you saw them; the cards the count leaves over are buried unseen.
-    known : dict, str or iterable, optional
-        The public history: for each opponent (seat to your right, as in ``opened``) the cards
-        it took or called (R9) and has not laid down or discarded since, e.g.
-        ``{1: "7♠ 7♥ 6♥"}``, or text ``"1: 7♠ 7♥ 6♥; 3: 2♣"``. Every rollout gives that seat
-        these cards plus random unseen ones up to its hand size.
-    hand_sizes : dict or str, optional
-        Opponents' hand sizes, ``{1: 11, 3: 9}`` or ``"1:11, 3:9"``; default: the cards dealt
-        (less the cards of its melds given, if opened). An unopened seat holds the cards dealt
-        plus 2 per call (R9).
-    reshuffled : bool
-        The stock was made again from the pile (R13): the next empty stock voids the hand and
-        the pile (``seen``, the card) can never come back.
-    history : list or str, optional
-        What the table saw, in table order: events ``(seat, action, card)`` with ``seat`` to
-        your right as in ``opened`` (0: you), ``action`` one of ``discard``, ``pass`` (declined
-        to take or call the live discard), ``take``, ``call``, ``draw`` (from the stock: leave
-        the card out or give ``None``); or text ``"3:discard:7♦, 1:pass:7♦, 2:draw"``. Each
-        sample is weighted by how likely the model player (``policies``) was to do exactly
-        what each opponent did with the hand it was dealt (:mod:`.engine._kernels.history`);
-        the seats asked before you about this card passed (R9), history or not. A pass, take
-        or call answers the last discard (R9); a history that ends with a live discard ends
-        with this offer. ``known`` still says which taken or called cards a seat holds.
+    hand, card, contract, players, discarder, stock_left, calls_made, opened, table, seen, \
+known, hand_sizes, reshuffled, history
+        The offer as you know it, read and checked by :func:`~kalooki_sim.situation` (each
+        described there). Each rollout deals the cards you cannot see at random, weighted by the
+        history; the seats asked before you about this card passed (R9).
     past_turns : bool
-        Replay each unopened opponent's past turns (a draw and the model's discard each, as
-        many as the stock left implies) on its dealt hand, so a seat deep into the hand is as
-        close to its contract as the model typically is then (default); ``False``: hidden
-        hands dealt uniformly.
+        Replay each unopened opponent's past turns on its dealt hand (default), so a seat deep
+        into the hand is as close to its contract as the model typically is then.
     objective : {"relative", "penalty"}
-        What the advice minimises: ``"relative"`` (default), your penalty minus the table's
-        mean penalty, doubles counted (R12: what decides a game, R14); ``"penalty"``, your own
-        penalty alone.
+        Minimise your penalty minus the table's mean, doubles counted (R12, R14; default), or
+        your own penalty alone.
     policies : str, Policy or list
         How everyone plays on from here (you included after this choice); ``"expert"``.
-    rollouts : int
-        Most paired rollouts to play.
-    margin : float, optional
-        Stop once the half-width of the objective's paired interval is at most this (points).
-    time_limit : float, optional
-        Stop after about this many seconds (checked every 250 rollouts).
+    rollouts, margin, time_limit : int, float, float
+        Most paired rollouts; stop once the interval's half-width is at most ``margin``
+        points, or after about ``time_limit`` seconds (checked every 250 rollouts).
     decide : bool
-        Decide only what the rollouts decide: play in batches of 250 and stop as
-        soon as the objective's paired difference is significant at level ``0.05 / K`` (two
-        sided), ``K = ceil(rollouts / 250)`` the most looks the budget allows; else play on
-        until the budget (``rollouts``, ``time_limit``) is spent and answer ``"unsure"``. By
-        Bonferroni's inequality over the looks, the chance of a ``"clearly"`` either way when
-        the two choices are worth the same is at most 5% (with weighted samples, up to the
-        normal approximation of the weighted mean). ``False`` (default): the fixed-size
-        reading (``clearly``/``probably``/``unsure`` at the end).
-    seed : int
-        Seed of the samples and of all play (C3): the same seed gives the same advice, on any
-        number of threads.
-    rules : Rules, optional
-        Jamaican defaults otherwise.
-    threads : int, optional
-        Numba threads (default: all); the result does not depend on it.
-    progress : bool, optional
-        A progress bar of rollouts on stderr (advanced every 250); ``None``: on when stderr is
-        a terminal; ``False`` (default): off.
+        Stop as soon as the difference is significant at ``0.05 / K`` (``K`` the looks the
+        budget allows, Bonferroni: at most 5% of wrong "clearly" when the choices are equal).
+    seed, rules, threads, progress
+        The seed of all play (C3: the same advice on any number of threads), the rules
+        (Jamaican defaults), Numba threads, a progress bar on stderr.
 
     Returns
     -------
     Advice
-        ``action`` is the better choice when the difference of the objective (act minus pass,
-        paired) is at least *probably* signed, else ``"unsure"``; ``confidence`` says how sure:
-        **clearly** when its 95% interval excludes zero, **probably** when only the one-sided
-        80% bound excludes zero. The sentence says both, the cards needed and the outs.
-
-    Raises
-    ------
-    ValueError
-        For a history entry that is malformed or cannot happen (named, e.g. ``history[3]``,
-        with what is allowed); for a situation that cannot happen: a card given more often
-        than the pack holds it (counting your hand, the card, the pile, the table and
-        ``known``), more known cards than a seat holds, a hand size the rules do not allow, a
-        stock the rest leaves no room for.
-
-    Notes
-    -----
-    The hidden cards (the stock, the opponents' unknown cards, any discards you did not list)
-    are dealt at random given what you typed, then each unopened opponent's past turns are
-    replayed (``past_turns``) and the sample is weighted by the history. The estimates are
-    self-normalised weighted means, their intervals on the effective sample size
-    (``Advice.ess``); when the weights collapse below ``max(min(30, n / 4), n / 10)`` for
-    ``n`` rollouts they are tempered (raised to a power below 1) and a ``RuntimeWarning`` says so
-    (``Advice.fallback``). The hand at the time of an event is approximated from the hand
-    now (the later discards given back, later takes and calls and one random unknown card
-    per later draw taken away), and the rest of the table as it is now.
+        ``action`` (or ``"unsure"``) with its ``confidence``: **clearly** when the 95% interval
+        of act minus pass excludes zero, **probably** when the one-sided 80% bound does; the
+        sentence says both, the cards needed and the outs. How the rollouts read the table:
+        :mod:`kalooki_sim.studies.advisor`.
 
     Examples
     --------
@@ -354,41 +294,26 @@ def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, cal
     ...               policies="greedy", seed=1)
     >>> a.action, a.confidence, a.objective, a.rollouts
     ('take', 'clearly', 'relative', 200)
-    >>> a.needed["needed_before"], a.needed["needed_after"]
-    (1, 0)
-
-    With what the table did: seat 3 discarded 9♣, you passed on it, seat 2 drew and discarded
-    the 6♦ now offered (seat 1, next, passed on it). The 9♣ lies in the pile (it leaves the
-    hidden cards), seat 2's draw comes off the stock, and the four opponents' events weigh
-    the sampled hands:
-
-    >>> h = [(3, "discard", "9♣"), (0, "pass", "9♣"), (2, "draw"), (2, "discard", "6♦")]
-    >>> b = ks.advise("K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", "6♦", 1, discarder=2, history=h,
-    ...               rollouts=200, policies="greedy", seed=1)
-    >>> b.situation["seen"], b.situation["stock_left"], b.history_events
-    (['9♣'], 70, 4)
     """
     rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
                                              rules, threads)
     no_search(pols, "advise")
-    if rules.tuluki:
-        raise ValueError("rules with tuluki=True are not allowed here: the advisor weighs "
-                         "Kalooki's R9 offers (take, or call out of turn); Tuluki's discard "
-                         "step (V9) is a different choice it does not model yet")
-    run = _Run(objective=check_choice("objective", objective, tuple(OBJECTIVES)),
-               rollouts=check_int("rollouts", rollouts, 2, 10_000_000),
-               margin=None if margin is None else check_real("margin", margin, 0, open_lo=True),
-               time_limit=(None if time_limit is None
-                           else check_real("time_limit", time_limit, 0, open_lo=True)),
-               past_turns=check_bool("past_turns", past_turns),
-               decide=check_bool("decide", decide),
-               progress=progress if progress is None else check_bool("progress", progress))
+    _kalooki_only(rules)
+    run = _Run.checked(objective, rollouts, margin, time_limit, past_turns, decide, progress)
     sit = _build(hand, card, contract, discarder, stock_left, calls_made, opened, table, seen,
                  known, hand_sizes, reshuffled, history, rules)
     t0 = time.perf_counter()
     with _threads(threads):
         res, logw, ranks, stopped_by = _play(sit, pol, seed, run)
     return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0)
+
+
+def _kalooki_only(rules):
+    """Refuse Tuluki's rules (V9): the advisor weighs Kalooki's R9 offers."""
+    if rules.tuluki:
+        raise ValueError("rules with tuluki=True are not allowed here: the advisor weighs "
+                         "Kalooki's R9 offers (take, or call out of turn); Tuluki's discard "
+                         "step (V9) is a different choice it does not model yet")
 
 
 @dataclass(frozen=True)
@@ -402,6 +327,20 @@ class _Run:
     past_turns: bool
     decide: bool
     progress: bool | None
+
+    @classmethod
+    def checked(cls, objective, rollouts, margin, time_limit, past_turns, decide, progress):
+        """The run of :func:`advise`'s arguments, each checked (a ``ValueError`` naming it)."""
+        def positive(name, v):
+            return None if v is None else check_real(name, v, 0, open_lo=True)
+
+        return cls(objective=check_choice("objective", objective, tuple(OBJECTIVES)),
+                   rollouts=check_int("rollouts", rollouts, 2, 10_000_000),
+                   margin=positive("margin", margin),
+                   time_limit=positive("time_limit", time_limit),
+                   past_turns=check_bool("past_turns", past_turns),
+                   decide=check_bool("decide", decide),
+                   progress=progress if progress is None else check_bool("progress", progress))
 
 
 def _play(sit, pol, seed, run):

@@ -555,28 +555,88 @@ class Situation:
 def situation(hand, card, contract, *, players=4, discarder=2, stock_left=None,
               calls_made=None, opened=(), table=(), seen=(), known=None, hand_sizes=None,
               reshuffled=False, history=None, rules=None) -> Situation:
-    """One offer as you know it, checked as a whole: the arguments of
-    :func:`~kalooki_sim.advise` that describe the table (see there), without the rollouts.
+    """One offer as you know it, checked as a whole: what :func:`~kalooki_sim.advise` and the
+    review read of the table, without the rollouts.
 
-    Besides each entry on its own, the story they tell together must be possible:
+    Parameters
+    ----------
+    hand : str or iterable
+        Your cards (you have not opened: R8 lets only such a player take or call).
+    card : str
+        The card just discarded (never a joker, R6; the upcard may be one, C1).
+    contract : int or (int, int)
+        The hand number of the schedule (1-9) or its ``(groups, runs)``.
+    players : int
+        Seats at the table (defers to ``rules.players`` when rules are given).
+    discarder : int
+        How many seats to your right the discarder sits: 1, you are next and choose to take it
+        or draw (R9.1); 2 or more, you may call it (R9.2) or pass; the players between you
+        were asked first and passed.
+    stock_left : int, optional
+        Cards left in the stock; default: as full as the rest allows (the stock right after the
+        deal less the calls' penalty cards, R9); required with ``reshuffled=True``.
+    calls_made : int
+        Your calls so far this hand (each brought you 2 cards).
+    opened : iterable of int or str
+        Opponents who have opened, as seats to your right (``(1, 3)`` or ``"1,3"``).
+    table : iterable
+        Melds on the table, each cards (owned in turn by the opened seats) or ``(seat, cards)``;
+        as text, melds separated by ``;``.
+    seen : str or iterable
+        The discards under the offered card, in the order they went down (bottom first), as far
+        as you saw them; the cards the count leaves over are buried unseen.
+    known : dict, str or iterable, optional
+        The public history: for each opponent (seat to your right, as in ``opened``) the cards
+        it took or called (R9) and has not laid down or discarded since, e.g.
+        ``{1: "7♠ 7♥ 6♥"}``, or text ``"1: 7♠ 7♥ 6♥; 3: 2♣"``. Every rollout gives that seat
+        these cards plus random unseen ones up to its hand size.
+    hand_sizes : dict or str, optional
+        Opponents' hand sizes, ``{1: 11, 3: 9}`` or ``"1:11, 3:9"``; default: the cards dealt
+        (less the cards of its melds given, if opened). An unopened seat holds the cards dealt
+        plus 2 per call (R9).
+    reshuffled : bool
+        The stock was made again from the pile (R13): the next empty stock voids the hand and
+        the pile (``seen``, the card) can never come back.
+    history : list or str, optional
+        What the table saw, in table order: events ``(seat, action, card)`` with ``seat`` to
+        your right as in ``opened`` (0: you), ``action`` one of ``discard``, ``pass`` (declined
+        to take or call the live discard), ``take``, ``call``, ``draw`` (from the stock: leave
+        the card out or give ``None``); or text ``"3:discard:7♦, 1:pass:7♦, 2:draw"``. Each
+        sample is weighted by how likely the model player (``policies``) was to do exactly
+        what each opponent did with the hand it was dealt (:mod:`.engine._kernels.history`);
+        the seats asked before you about this card passed (R9), history or not. A pass, take
+        or call answers the last discard (R9); a history that ends with a live discard ends
+        with this offer. ``known`` still says which taken or called cards a seat holds.
+    rules : Rules, optional
+        Jamaican defaults otherwise.
 
-    - every card is counted once wherever it shows (your hand, the card, ``seen``, the table,
-      ``known`` and the history's discards, takes and calls) and at most as often as the pack
-      holds it (R1);
-    - the history's discards that nobody took or called lie in the pile under the card (R9):
-      without ``seen`` they are the pile; with it, ``seen`` must hold them in the same order;
-    - a history may leave turns out (what you remember, in table order): the turns it leaves
-      out between its events and before the offer are counted by table order (R2; a call does
-      not move the turn, R9), each drew from the stock unless shown as a take (the first turn
-      shown may have taken the upcard, C1); these draws and every call's penalty card (R9)
-      must fit in the stock as dealt less ``stock_left`` (without ``reshuffled``, R13), and
-      ``stock_left``'s default counts them;
-    - an opened seat has its contract's melds on the table (R7); an unopened seat holds the
-      cards dealt plus 2 per call, at least the calls the history shows (R9); ``calls_made``
-      defaults to your calls in the history.
+    Returns
+    -------
+    Situation
+        The offer, read and checked.
 
-    Each refusal is a ``ValueError`` of one line naming the entry (``history[7]``,
-    ``opened``, ``stock_left``) and what would make it possible.
+    Raises
+    ------
+    ValueError
+        Besides each entry on its own, the story they tell together must be possible:
+
+        - every card is counted once wherever it shows (your hand, the card, ``seen``, the table,
+          ``known`` and the history's discards, takes and calls) and at most as often as the pack
+          holds it (R1);
+        - the history's discards that nobody took or called lie in the pile under the card (R9):
+          without ``seen`` they are the pile; with it, ``seen`` must hold them in the same order;
+        - a history may leave turns out (what you remember, in table order): the turns it leaves
+          out between its events and before the offer are counted by table order (R2; a call does
+          not move the turn, R9), each drew from the stock unless shown as a take (the first turn
+          shown may have taken the upcard, C1); these draws and every call's penalty card (R9)
+          must fit in the stock as dealt less ``stock_left`` (without ``reshuffled``, R13), and
+          ``stock_left``'s default counts them;
+        - an opened seat has its contract's melds on the table (R7); an unopened seat holds the
+          cards dealt plus 2 per call, at least the calls the history shows (R9); ``calls_made``
+          defaults to your calls in the history.
+
+        Each refusal is a ``ValueError`` of one line naming the entry (``history[7]``,
+        ``opened``, ``stock_left``) and what would make it possible.
 
     Examples
     --------
