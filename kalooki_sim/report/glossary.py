@@ -168,6 +168,24 @@ NO_LINK = ("a", "caption", "code", "dt", "figcaption", "h1", "h2", "h3", "h4", "
            "pre", "script", "style", "summary", "svg", "th", "title")
 
 
+def linkable(parts):
+    """The indices of the text pieces of ``parts`` (an HTML fragment split at its tags, tags
+    kept) that may carry a link: not inside links, code, headings, captions or scripts.
+
+    >>> parts = re.split(r"(<[^>]+>)", "a <code>b</code> c")
+    >>> [parts[i] for i in linkable(parts)]
+    ['a ', ' c']
+    """
+    skip = 0
+    for i, part in enumerate(parts):
+        if part.startswith("<"):
+            tag = re.match(r"</?\s*(\w+)", part)
+            if tag and tag.group(1).lower() in NO_LINK and not part.endswith("/>"):
+                skip = max(skip + (-1 if part.startswith("</") else 1), 0)
+        elif not skip:
+            yield i
+
+
 def link_terms(fragment: str, done: set, target: str = "glossary.html", terms=None) -> str:
     """Link the first use of each glossary term in ``fragment`` (HTML) to its entry in
     ``target`` (the glossary page). ``terms`` limits the terms considered (default: all);
@@ -178,15 +196,8 @@ def link_terms(fragment: str, done: set, target: str = "glossary.html", terms=No
     '<p>a <a class="term" href="glossary.html#g-void">void</a>, a void</p>'
     """
     parts = re.split(r"(<[^>]+>)", fragment)
-    skip = 0
-    for i, part in enumerate(parts):
-        if part.startswith("<"):
-            tag = re.match(r"</?\s*(\w+)", part)
-            if tag and tag.group(1).lower() in NO_LINK and not part.endswith("/>"):
-                skip = max(skip + (-1 if part.startswith("</") else 1), 0)
-            continue
-        if skip:
-            continue
+    for i in linkable(parts):
+        part = parts[i]
         for term in GLOSSARY if terms is None else terms:
             if term in done:
                 continue

@@ -30,7 +30,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from .glossary import GLOSSARY, NO_LINK, slug
+from .glossary import GLOSSARY, linkable, slug
 from .glossary import link_terms as _link
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,15 +156,9 @@ def link_rules(fragment: str, target: str = "rules.html") -> str:
         return f'<a href="{target}#{a}">{rid}</a>'
 
     parts = re.split(r"(<[^>]+>)", fragment)
-    skip = 0
-    for i, part in enumerate(parts):
-        if part.startswith("<"):
-            tag = re.match(r"</?\s*(\w+)", part)
-            if tag and tag.group(1).lower() in NO_LINK and not part.endswith("/>"):
-                skip = max(skip + (-1 if part.startswith("</") else 1), 0)
-        elif not skip:
-            parts[i] = re.sub(r"\b(?:R(?:1[0-4]|[1-9])(?:\.\d)?|C[1-3]|V[1-9](?:\.\d)?)\b",
-                              anchor, part)
+    for i in linkable(parts):
+        parts[i] = re.sub(r"\b(?:R(?:1[0-4]|[1-9])(?:\.\d)?|C[1-3]|V[1-9](?:\.\d)?)\b",
+                          anchor, parts[i])
     return "".join(parts)
 
 

@@ -60,6 +60,12 @@ def _block(games, hand, rules, pol, seed, replicas, by_seat, sample=1.0):
     return di, df
 
 
+#: the outcome columns of a decision and their acting ``F_*`` column (passing is the next)
+_OUTCOMES = (("penalty", _B.F_PEN_ACT), ("out", _B.F_OUT_ACT), ("doubled", _B.F_DBL_ACT),
+             ("void", _B.F_VOID_ACT), ("relative", _B.F_REL_ACT),
+             ("doubler", _B.F_DOUBLER_ACT))
+
+
 def _frame(di, df, hand) -> pd.DataFrame:
     need_b = np.where(di[:, _B.D_NEED_B] >= _NK.NO_WAY, -1, di[:, _B.D_NEED_B])
     need_a = np.where(di[:, _B.D_NEED_A] >= _NK.NO_WAY, -1, di[:, _B.D_NEED_A])
@@ -83,18 +89,9 @@ def _frame(di, df, hand) -> pd.DataFrame:
         "outs_before": di[:, _B.D_OUTS_B].astype(np.int16),
         "outs_after": di[:, _B.D_OUTS_A].astype(np.int16),
         "hand_penalty": di[:, _B.D_HAND_PEN].astype(np.int16),
-        "penalty_act": df[:, _B.F_PEN_ACT],
-        "penalty_pass": df[:, _B.F_PEN_PASS],
-        "out_act": df[:, _B.F_OUT_ACT],
-        "out_pass": df[:, _B.F_OUT_PASS],
-        "doubled_act": df[:, _B.F_DBL_ACT],
-        "doubled_pass": df[:, _B.F_DBL_PASS],
-        "void_act": df[:, _B.F_VOID_ACT],
-        "void_pass": df[:, _B.F_VOID_PASS],
-        "relative_act": df[:, _B.F_REL_ACT],
-        "relative_pass": df[:, _B.F_REL_PASS],
-        "doubler_act": df[:, _B.F_DOUBLER_ACT],
-        "doubler_pass": df[:, _B.F_DOUBLER_PASS],
+        # each outcome acting, then passing (its F_* column is the acting one plus one)
+        **{f"{name}_{side}": df[:, col + k] for name, col in _OUTCOMES
+           for k, side in enumerate(("act", "pass"))},
     })
     out.loc[need_b < 0, "needed_before"] = pd.NA
     out.loc[need_a < 0, "needed_after"] = pd.NA
