@@ -64,12 +64,17 @@ def _on_turn(st, rec):
     st.conservation(full=s == (st.dealer + 1) % st.P)  # card by card once a round
 
 
+def _not_turned(st, rec, what):
+    """Outside Tuluki no card is turned up from the stock to be taken or called (V9)."""
+    if rec.get("turned"):
+        st.fail(f"a {what} of a turned card outside Tuluki (V9)")
+
+
 def _on_take(st, rec):
     s = rec["seat"]
     if st.tuluki:
         return _tuluki_take(st, rec)
-    if rec.get("turned"):
-        st.fail("a take of a turned card outside Tuluki (V9)")
+    _not_turned(st, rec, "take")
     if s != st.cur or st.phase != "start" or st.call_done:
         st.fail(f"seat {s}: only the next player takes the discard first (R9)")
     if st.opened[s]:
@@ -101,8 +106,7 @@ def _on_call(st, rec):
     s = rec["seat"]
     if st.tuluki:
         return _tuluki_call(st, rec)
-    if rec.get("turned"):
-        st.fail("a call of a turned card outside Tuluki (V9)")
+    _not_turned(st, rec, "call")
     if st.phase != "start" or st.call_done:
         st.fail("second call on a discard, or after the draw (R9)")
     if s in (st.cur, st.discarder):
