@@ -6,6 +6,12 @@ shows (each take and call, R9; melds and lay-offs, R7, R10; discards; hand sizes
 size; R13's reshuffle). At each decision that knowledge is handed to :func:`.advisor.advise`
 (``known=``, ``hand_sizes=``, ``seen=``, ``table=``, ...); the hidden cards of the real deal are
 never read.
+
+Each decision's paired rollouts come in looks until its interval decides, shows the two
+actions equal or the budget is spent (:mod:`._sequential`), and each is rated as a backgammon
+analysis rates a move: the best action, the points the action taken lost against it with a
+95% interval, and a label by size that the interval supports (:func:`rating`);
+:func:`review_total` adds up a hand's losses, re-measured on fresh rollouts.
 """
 
 from __future__ import annotations
@@ -353,7 +359,7 @@ ROLLOUTS = 16_000
 #: rollouts of a decision's first look; each later look doubles them (:func:`._sequential.schedule`)
 BLOCK = 500
 #: rollouts, at most, over the decisions of one hand (the hand's budget)
-HAND_ROLLOUTS = 80_000
+HAND_ROLLOUTS = 40_000
 
 
 def rating(acted, lo, hi, equal: float = EQUAL) -> str:
