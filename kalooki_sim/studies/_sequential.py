@@ -1,4 +1,4 @@
-"""The review's sequential budget (issue 51): paired rollouts in looks until a decision's
+"""The review's sequential budget: paired rollouts in looks until a decision's
 interval decides, shows the two actions equal, or the budget is spent.
 
 A hand's decisions are played in rounds. Round ``k`` brings every decision still open to the

@@ -1,4 +1,4 @@
-"""Game review (issue 19): every take and call decision of one seat in a traced hand or game,
+"""Game review: every take and call decision of one seat in a traced hand or game,
 valued by the advisor from what that seat knew at that moment.
 
 The move log is read as the seat saw it: its own cards, and of the others only what the table
@@ -10,7 +10,7 @@ never read.
 Each decision's paired rollouts come in looks until its interval decides, shows the two
 actions equal or the budget is spent (:mod:`._sequential`), and each is rated as a backgammon
 analysis rates a move: the best action, the points the action taken lost against it with a
-95% interval, and a label by size that the interval supports (:func:`rating`);
+95% interval, and a label by size that the interval supports (:mod:`.rating`);
 :func:`review_total` adds up a hand's losses, re-measured on fresh rollouts.
 """
 
@@ -31,9 +31,10 @@ from ..engine.policies import no_search
 from ..engine.trace import Trace
 from ..game._checks import check_bool, check_choice, check_int
 from ..game._progress import progress_bar
-from ._sequential import EQUAL, fresh, run_hand
+from ._sequential import fresh, run_hand
 from ._weighted import RC
 from .advisor import OBJECTIVES, _advice, _block, _Run
+from .rating import BLUNDER, ERRORS, MISTAKE, RATINGS, rating, review_total  # noqa: F401
 from .situation import _build
 
 #: verdicts, for a reader (read over the hand's decisions with Holm's adjustment)
@@ -47,26 +48,6 @@ VERDICTS = {
 }
 
 ALPHA = 0.05  # the familywise error rate of a hand's verdicts (Holm)
-
-MISTAKE = 5.0  # points lost, at least, for a "mistake": half a ten-point card (R1, R12)
-BLUNDER = 10.0  # points lost, at least, for a "blunder": a ten-point card (K Q J 10, R1)
-
-#: ratings, for a reader (:func:`rating`; read from each decision's 95% interval alone)
-RATINGS = {
-    "blunder": f"the action taken loses at least {BLUNDER:.0f} points against the best, a "
-               "ten-point card (R1) more in hand at the end, as far as the interval tells",
-    "mistake": f"the action taken loses at least {MISTAKE:.0f} points against the best",
-    "inaccuracy": f"the action taken is the worse one, by less than {MISTAKE:.0f} points as "
-                  "far as the interval tells",
-    "unsure": f"the interval holds zero and reaches past ±{EQUAL:.0f}: the rollouts did not "
-              "settle it",
-    "equal": f"the interval lies inside ±{EQUAL:.0f} points: either action",
-    "best": "the action taken is the better one (the interval excludes zero)",
-}
-ERRORS = ("inaccuracy", "mistake", "blunder")  # the ratings that charge the action taken
-
-_OTHER = {"take": "draw", "draw": "take", "call": "pass", "pass": "call"}
-
 
 def holm_verdict(acted, d, p_adjusted, alpha: float = ALPHA) -> str:
     """``"good"``, ``"mistake"`` or ``"close"`` for a decision whose paired difference, act
@@ -362,35 +343,6 @@ BLOCK = 500
 HAND_ROLLOUTS = 40_000
 
 
-def rating(acted, lo, hi, equal: float = EQUAL) -> str:
-    """The size of a decision's error, read from the 95% interval ``[lo, hi]`` of its paired
-    difference act minus pass (points against the table, lower is better); ``acted``: the
-    seat took or called.
-
-    ``"equal"`` when the interval lies inside ``±equal`` (2 points: the call chart's "no
-    difference"); else, when the interval excludes zero, ``"best"`` if the action taken is the
-    better one, and when it is the worse one a label by the *least* it lost (the interval's
-    bound nearest zero, so the label is one the interval supports): ``"blunder"`` from
-    :data:`BLUNDER` points, ``"mistake"`` from :data:`MISTAKE`, ``"inaccuracy"`` below;
-    ``"unsure"`` when the interval holds zero and reaches past ``±equal``.
-
-    Examples
-    --------
-    >>> rating(True, -1.5, 1.0), rating(True, -9.0, -3.0), rating(False, -12.0, -6.0)
-    ('equal', 'best', 'mistake')
-    >>> rating(False, -30.0, -12.0), rating(True, 0.5, 4.0), rating(True, -3.0, 4.0)
-    ('blunder', 'inaccuracy', 'unsure')
-    """
-    if -equal <= lo and hi <= equal:
-        return "equal"
-    a, b = (lo, hi) if acted else (-hi, -lo)  # taken minus the other: above 0 it lost
-    if b < 0:
-        return "best"
-    if not a > 0:
-        return "unsure"
-    return "blunder" if a >= BLUNDER else "mistake" if a >= MISTAKE else "inaccuracy"
-
-
 class _Source:
     """One decision's rollouts, played block by block for the sequential rule: keeps the
     results (for the advisor's table) and returns the objective's paired differences."""
@@ -496,7 +448,7 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
         expected points), ``lost`` (points the action taken lost against the best:
         ``max(0, taken - other)``, 0 when the taken is the best) with its 95% interval
         ``lost_lo, lost_hi`` (the image of ``d_value``'s interval under that map, so the same
-        coverage), ``rating`` (:func:`rating`: ``best``, ``equal``, ``inaccuracy``,
+        coverage), ``rating`` (:func:`.rating.rating`: ``best``, ``equal``, ``inaccuracy``,
         ``mistake``, ``blunder`` or ``unsure``; a size is named only when the interval's
         least loss reaches it). ``lost_fresh`` with ``lost_fresh_lo, lost_fresh_hi``: at a
         decision rated an error, its loss measured again on ``fresh_rollouts`` fresh rollouts
@@ -522,14 +474,7 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
 
     Notes
     -----
-    The ratings' sizes are in points against the table (R12), read as cards left in hand: a
-    **blunder** loses at least :data:`BLUNDER` (10) points every time the position comes up,
-    a ten-point card (K, Q, J, 10; R1) more in hand at the end of the hand; a **mistake** at
-    least :data:`MISTAKE` (5), half of one; an **inaccuracy** less (but the interval still
-    excludes zero); under 2 points, the smallest numbered card and the call chart's "no
-    difference" band, the two actions are **equal**. A hand's penalties run to tens of points
-    a player (a single ace or joker left is 15 or 50, R1), so a blunder is a sizeable part of
-    what a hand is worth and an inaccuracy is not.
+    The ratings' sizes, and why they are what they are: :mod:`kalooki_sim.studies.rating`.
 
     Examples
     --------
@@ -663,72 +608,3 @@ def _table(rows, seconds):
         df[c] = df[c].astype("Int64")
     df.attrs["seconds"] = seconds
     return df
-
-
-def review_total(table, by="hand") -> pd.DataFrame:
-    """The points a seat lost over a hand (or a game, or the whole review), with a 95%
-    interval: one number a player can track from game to game.
-
-    The total adds up the decisions rated an error (``inaccuracy``, ``mistake``,
-    ``blunder``: the action taken is the worse one, its interval says so), each by its loss
-    measured again on fresh rollouts (``lost_fresh``: as many as the decision played, past
-    those the sequential rule read). A mean stopped as soon as its interval left zero
-    overshoots the truth, and the errors are chosen by those means; the fresh rollouts have
-    seen neither, so each ``lost_fresh`` is unbiased for its decision and the sum for the
-    errors' true total. Decisions are independent rollout sets: the interval is the fresh
-    intervals added in quadrature, ``sqrt(sum half^2)``, clipped at zero (a loss is never
-    negative). Decisions rated ``unsure`` are counted, not charged: their loss, if any, is
-    not shown by the rollouts; ``equal`` ones lose under 2 points each.
-
-    Parameters
-    ----------
-    table : DataFrame
-        From :func:`~kalooki_sim.review`.
-    by : {"hand", "game", "all"}
-        One row per game and hand (default), per game, or one row for the whole table.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``game`` and ``hand`` (as ``by`` keeps them), ``decisions``, ``lost``, ``lost_lo``,
-        ``lost_hi``, the count of each rating (``blunder``, ``mistake``, ``inaccuracy``,
-        ``unsure``, ``equal``, ``best``), ``rollouts`` (played, the fresh ones included).
-
-    Raises
-    ------
-    ValueError
-        For ``by`` not one of the three, or a table without the review's columns.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> t = pd.DataFrame(dict(game=0, hand=1, rating=["inaccuracy", "unsure", "mistake"],
-    ...                       lost_fresh=[3.0, float("nan"), 4.0], lost_fresh_lo=[1.0, 0, -2],
-    ...                       lost_fresh_hi=[5.0, 0, 10], rollouts=500, fresh_rollouts=0))
-    >>> row = review_total(t).iloc[0]
-    >>> int(row["decisions"]), float(row["lost"]), round(float(row["lost_hi"]), 3)
-    (3, 7.0, 13.325)
-    """
-    keys = {"hand": ["game", "hand"], "game": ["game"], "all": []}
-    by = check_choice("by", by, tuple(keys))
-    need = {"rating", "lost_fresh", "lost_fresh_lo", "lost_fresh_hi", "rollouts",
-            "fresh_rollouts", *keys[by]}
-    if not isinstance(table, pd.DataFrame) or need - set(table.columns):
-        missing = sorted(need - set(getattr(table, "columns", [])))
-        raise ValueError(f"table lacks the review's columns {missing}; give the DataFrame of "
-                         "kalooki_sim.review(...)")
-    rows = []
-    groups = table.groupby(keys[by], sort=False) if keys[by] else [((), table)]
-    for key, g in groups:
-        key = key if isinstance(key, tuple) else (key,)
-        err = g[g["rating"].isin(ERRORS)]
-        total = float(err["lost_fresh"].sum())
-        half = float(np.sqrt((((err["lost_fresh_hi"] - err["lost_fresh_lo"]) / 2) ** 2)
-                             .sum()))
-        counts = g["rating"].value_counts()
-        rows.append({**dict(zip(keys[by], key, strict=True)), "decisions": len(g),
-                     "lost": max(0.0, total), "lost_lo": max(0.0, total - half),
-                     "lost_hi": max(0.0, total + half),
-                     **{r: int(counts.get(r, 0)) for r in RATINGS},
-                     "rollouts": int(g["rollouts"].sum() + g["fresh_rollouts"].sum())})
-    return pd.DataFrame(rows)

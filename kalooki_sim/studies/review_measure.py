@@ -1,4 +1,4 @@
-"""How decided the review is (issue 51): the review of expert hands at its default budget,
+"""How decided the review is: the review of expert hands at its default budget,
 measured as the issue measured it: the share of decisions left undecided, the median width of
 their 95% intervals and the seconds per hand and seat.
 
