@@ -30,43 +30,52 @@ import tempfile
 import threading
 import time
 
-#: CPU seconds of each entry point compiled from nothing cached (``--measure``, 2026-12-04, on
-#: the 2-core development machine: 9:21 of CPU in all, 5:08 of wall time): what an idle 2-core
-#: machine takes for it, as Numba compiles on one core. A busy machine takes longer; cached
-#: kernels load in a second or two.
+#: CPU seconds of each entry point compiled from nothing cached, one after another in one
+#: process (``--measure --jobs=1``, on the 2-core development machine): what an idle core takes
+#: for it once the kernels it shares with the entry points before it are cached. A busy machine
+#: takes longer; cached kernels load in a second or two.
 COLD_CPU = {
-    "opening solver": 6, "cards needed": 15, "play": 162, "trace": 0, "advisor": 48,
-    "search player": 27, "deal sampling": 6, "call decisions": 202, "search blocks": 94,
+    "opening solver": 5, "cards needed": 37, "play": 168, "trace": 0, "advisor": 50,
+    "search player": 38, "deal sampling": 1, "call decisions": 42, "search blocks": 32,
 }
-MEASURED = "2026-12-04"
+MEASURED = "2026-12-05"
+#: the entry points that play hands: each needs the engine's kernels, which ``play`` compiles.
+#: In process B they wait until process A has cached them (a file A writes), as compiling the
+#: engine in both processes at once costs more CPU than it saves time.
+NEEDS_ENGINE = frozenset({"trace", "advisor", "search player", "call decisions",
+                          "search blocks"})
+#: what the quick start needs (``make compile``, ``--quick``): the rest compiles on first use
+QUICK = frozenset({"opening solver", "cards needed", "play", "trace", "advisor"})
 
 
-def _steps(search: bool):
-    """``(family, name, share, call)`` of every compiled entry point; shares balanced by
-    compile time (:data:`COLD_CPU`)."""
+def _steps(search: bool, quick: bool = False):
+    """``(family, name, share, call)`` of every compiled entry point (``quick``: only those
+    of :data:`QUICK`); shares balanced by compile time (:data:`COLD_CPU`, see
+    :func:`estimate`)."""
     import kalooki_sim as ks
     from kalooki_sim import analysis as A
     from kalooki_sim.bench import ADVISOR_CASE
 
     steps = [
-        ("solver", "opening solver", 0,
+        ("solver", "opening solver", 1,
          lambda: ks.solve_opening("7♥ 7♠ 7♦ 8♣ 8♦ 8♥ 9♠ 9♥ 9♦", 1)),
-        ("solver", "cards needed", 0,
+        ("solver", "cards needed", 1,
          lambda: ks.cards_needed("7♥ 7♠ 8♣ 8♦ 9♠ 9♥ K♦ Q♣ 2♥", 1)),
         ("engine", "play", 0, lambda: ks.play_games(1, policies="expert", seed=0, threads=1)),
         ("engine", "trace", 0, lambda: ks.trace(0, hand=1)),
         # after play: the engine's shared kernels come from the cache play just wrote
         ("advisor", "advisor", 0,
          lambda: ks.advise(**ADVISOR_CASE, rollouts=20, policies="greedy")),
-        ("search", "search player", 0,
-         lambda: ks.trace(0, hand=1, policies=["search"] + ["expert"] * 3)),
+        ("search", "search blocks", 0,
+         lambda: ks.play_hands(1, policies=["search"] + ["expert"] * 3, threads=1)),
         ("sampling", "deal sampling", 1, lambda: A.simulate_deals(10, (3, 0), 9)),
         ("call study", "call decisions", 1,
          lambda: ks.call_decisions(1, hand=1, policies="greedy", seed=0)),
-        ("search", "search blocks", 1,
-         lambda: ks.play_hands(1, policies=["search"] + ["expert"] * 3, threads=1)),
+        ("search", "search player", 1,
+         lambda: ks.trace(0, hand=1, policies=["search"] + ["expert"] * 3)),
     ]
-    return [s for s in steps if search or s[0] != "search"]
+    return [s for s in steps
+            if (search or s[0] != "search") and (not quick or s[1] in QUICK)]
 
 
 def clock(secs: float) -> str:
@@ -80,12 +89,22 @@ def clock(secs: float) -> str:
 
 
 def estimate(steps) -> float:
-    """Seconds an idle machine takes to compile ``steps`` from nothing cached: the larger
-    share's :data:`COLD_CPU` (the two processes run at once, one per core)."""
-    shares = {}
-    for _, name, share, _ in steps:
-        shares[share] = shares.get(share, 0) + COLD_CPU.get(name, 0)
-    return max(shares.values(), default=0)
+    """Seconds an idle machine takes to compile ``steps`` from nothing cached: the two
+    processes run at once, one per core, and process B's steps that need the engine
+    (:data:`NEEDS_ENGINE`) start once process A has compiled ``play``.
+
+    >>> steps = [("e", "play", 0, None), ("s", "cards needed", 1, None),
+    ...          ("c", "call decisions", 1, None)]
+    >>> estimate(steps) == COLD_CPU["play"] + COLD_CPU["call decisions"]
+    True
+    """
+    a = sum(COLD_CPU.get(n, 0) for _, n, share, _ in steps if share == 0)
+    b_free = sum(COLD_CPU.get(n, 0) for _, n, share, _ in steps
+                 if share == 1 and n not in NEEDS_ENGINE)
+    b_after = sum(COLD_CPU.get(n, 0) for _, n, share, _ in steps
+                  if share == 1 and n in NEEDS_ENGINE)
+    engine = COLD_CPU["play"] if any(n == "play" for _, n, share, _ in steps if share == 0) else 0
+    return max(a, (max(b_free, engine) if b_after else b_free) + b_after)
 
 
 class Board:
@@ -156,16 +175,24 @@ class _Printer:
             sys.stderr.flush()
 
 
-def _run(steps, report) -> dict:
+def _run(steps, report, ready=None, wait=None) -> dict:
     """Call each step; ``report(event, family, name, cpu)`` before and after. Returns the CPU
-    seconds of each."""
+    seconds of each. ``ready``: a file to write once ``play`` is compiled (process A);
+    ``wait``: a file to wait for before a step of :data:`NEEDS_ENGINE` (process B)."""
     cpu = {}
     for family, name, _, step in steps:
+        if wait is not None and name in NEEDS_ENGINE:
+            while not os.path.exists(wait):
+                time.sleep(0.2)
         report("start", family, name, None)
         c = time.process_time()
         step()
         cpu[name] = time.process_time() - c
         report("end", family, name, cpu[name])
+        if ready is not None and name == "play":
+            open(ready, "w").close()
+    if ready is not None and not os.path.exists(ready):  # no play in A's share: never wait
+        open(ready, "w").close()
     return cpu
 
 
@@ -180,13 +207,16 @@ def _child_events(pipe, board: Board, printer: _Printer, cpu: dict) -> None:
             printer.say("  " + board.end("B", float(parts[3])))
 
 
-def warm(quiet: bool = False, search: bool = True, jobs: int = 2, tick: float = 10.0) -> float:
+def warm(quiet: bool = False, search: bool = True, jobs: int = 2, tick: float = 10.0,
+         quick: bool = False) -> float:
     """Call every compiled entry point once on a tiny input; return the seconds it took.
 
     ``search=False`` leaves out the searching player's kernels (``make report`` does not play
-    it). ``jobs=2`` compiles the second share in a child process at the same time (``1``: all
-    here, one after another). Unless ``quiet``, a line on stderr every ``tick`` seconds says
-    what each process is compiling and for how long.
+    it); ``quick=True`` compiles only what the quick start needs (:data:`QUICK`; the rest
+    compiles on first use). ``jobs=2`` compiles the second share in a child process at the
+    same time (``1``: all here, one after another); the child's steps that play hands wait
+    until this process has compiled the engine. Unless ``quiet``, a line on stderr every
+    ``tick`` seconds says what each process is compiling and for how long.
 
     Examples
     --------
@@ -199,23 +229,31 @@ def warm(quiet: bool = False, search: bool = True, jobs: int = 2, tick: float = 
     """
     if jobs not in (1, 2):
         raise ValueError(f"jobs={jobs!r} is not allowed; give 1 or 2")
-    steps = _steps(search)
-    if not quiet:
-        return _warm_loud(steps, search, jobs, tick)
-    t0 = time.perf_counter()
-    child = subprocess.Popen(_child_args(search)) if jobs == 2 else None
-    _run([s for s in steps if child is None or s[2] == 0], lambda *a: None)
-    if child is not None and child.wait() != 0:
-        raise RuntimeError(f"process B of the compile failed (exit {child.returncode})")
-    return time.perf_counter() - t0
+    steps = _steps(search, quick)
+    with tempfile.TemporaryDirectory(prefix="kalooki-warmup-") as tmp:
+        ready = os.path.join(tmp, "engine-ready")
+        if not quiet:
+            return _warm_loud(steps, search, jobs, tick, quick, ready)
+        t0 = time.perf_counter()
+        child = (subprocess.Popen(_child_args(search, quick, ready)) if jobs == 2 else None)
+        try:
+            _run([s for s in steps if child is None or s[2] == 0], lambda *a: None, ready)
+        except BaseException:
+            if child is not None:  # it may be waiting for the engine this process did not make
+                child.kill()
+            raise
+        if child is not None and child.wait() != 0:
+            raise RuntimeError(f"process B of the compile failed (exit {child.returncode})")
+        return time.perf_counter() - t0
 
 
-def _child_args(search: bool) -> list[str]:
-    return [sys.executable, "-m", "kalooki_sim.warmup", "--share", "1"] + (
-        [] if search else ["--without-search"])
+def _child_args(search: bool, quick: bool, ready: str) -> list[str]:
+    return ([sys.executable, "-m", "kalooki_sim.warmup", "--share", "1", "--wait", ready]
+            + ([] if search else ["--without-search"]) + (["--quick"] if quick else []))
 
 
-def _warm_loud(steps, search: bool, jobs: int, tick: float) -> float:
+def _warm_loud(steps, search: bool, jobs: int, tick: float, quick: bool = False,
+               ready: str | None = None) -> float:
     printer = _Printer()
     shares = "in 2 processes at once, A and B" if jobs == 2 else "in one process, A"
     est = estimate(steps if jobs == 2 else [(f, n, 0, c) for f, n, _, c in steps])
@@ -228,8 +266,8 @@ def _warm_loud(steps, search: bool, jobs: int, tick: float) -> float:
     board, cpu = Board(), {}
     child = reader = None
     if jobs == 2:
-        child = subprocess.Popen(_child_args(search) + ["--events"], stdout=subprocess.PIPE,
-                                 text=True, encoding="utf-8")
+        child = subprocess.Popen(_child_args(search, quick, ready) + ["--events"],
+                                 stdout=subprocess.PIPE, text=True, encoding="utf-8")
         reader = threading.Thread(target=_child_events, args=(child.stdout, board, printer, cpu),
                                   daemon=True)
         reader.start()
@@ -250,7 +288,7 @@ def _warm_loud(steps, search: bool, jobs: int, tick: float) -> float:
             printer.say("  " + board.end("A", secs))
 
     try:
-        cpu.update(_run(steps, report))
+        cpu.update(_run(steps, report, ready))
         if child is not None:
             if child.wait() != 0:
                 raise RuntimeError(f"process B of the compile failed (exit {child.returncode})")
@@ -266,12 +304,12 @@ def _warm_loud(steps, search: bool, jobs: int, tick: float) -> float:
     return secs
 
 
-def _measure(search: bool, jobs: int) -> None:
+def _measure(search: bool, jobs: int, quick: bool = False) -> None:
     """Compile everything from an empty, temporary cache; print :data:`COLD_CPU` anew."""
     with tempfile.TemporaryDirectory(prefix="kalooki-numba-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         code = ("import json, sys; from kalooki_sim import warmup as w; "
-                f"w.warm(search={search}, jobs={jobs}); "
+                f"w.warm(search={search}, jobs={jobs}, quick={quick}); "
                 "print(json.dumps({k: round(v) for k, v in w.warm.last_cpu.items()}))")
         out = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
                              text=True, check=True).stdout
@@ -280,6 +318,7 @@ def _measure(search: bool, jobs: int) -> None:
 
 def _main(argv) -> None:
     search = "--without-search" not in argv
+    quick = "--quick" in argv
     if "--share" in argv:  # process B of warm(jobs=2): one share; events on stdout
         share = int(argv[argv.index("--share") + 1])
         events = "--events" in argv
@@ -289,13 +328,14 @@ def _main(argv) -> None:
                 print(event, family, name, *([] if cpu is None else [f"{cpu:.1f}"]), sep="\t",
                       flush=True)
 
-        _run([s for s in _steps(search) if s[2] == share], report)
+        wait = argv[argv.index("--wait") + 1] if "--wait" in argv else None
+        _run([s for s in _steps(search, quick) if s[2] == share], report, wait=wait)
         return
     jobs = 1 if "--jobs=1" in argv else 2
     if "--measure" in argv:
-        _measure(search, jobs)
+        _measure(search, jobs, quick)
         return
-    warm(search=search, jobs=jobs)
+    warm(search=search, jobs=jobs, quick=quick)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,40 @@ def test_every_entry_point_has_a_measured_cold_time_and_a_family():
     assert {name for _, name, _, _ in steps} == set(W.COLD_CPU)
     assert {family for family, *_ in steps} == {"solver", "engine", "advisor", "search",
                                                 "sampling", "call study"}
-    # the estimate is the larger share's measured CPU time, not a fixed phrase
-    shares = [sum(W.COLD_CPU[n] for _, n, s, _ in steps if s == k) for k in (0, 1)]
-    assert W.estimate(steps) == max(shares)
+    # the estimate is the larger share's measured CPU time, B's steps that play hands counted
+    # from when A has the engine: not a fixed phrase
+    a = sum(W.COLD_CPU[n] for _, n, s, _ in steps if s == 0)
+    b_free = sum(W.COLD_CPU[n] for _, n, s, _ in steps if s == 1 and n not in W.NEEDS_ENGINE)
+    b_after = sum(W.COLD_CPU[n] for _, n, s, _ in steps if s == 1 and n in W.NEEDS_ENGINE)
+    assert W.estimate(steps) == max(a, max(b_free, W.COLD_CPU["play"]) + b_after)
+    # the engine is compiled once, in A: B's steps that need it come after A's play
+    assert [n for _, n, s, _ in steps if s == 0][0] == "play"
+    assert not {n for _, n, s, _ in steps if s == 1} & {"play"}
+
+
+def test_the_quick_start_compiles_the_play_and_the_advisor_only():
+    quick = W._steps(search=True, quick=True)
+    assert {n for _, n, _, _ in quick} == W.QUICK == {
+        "opening solver", "cards needed", "play", "trace", "advisor"}
+    assert W.estimate(quick) < W.estimate(W._steps(search=True))
+
+
+def test_process_b_waits_for_the_engine_before_a_step_that_plays(tmp_path):
+    """B's steps of NEEDS_ENGINE start only once A's ready file exists; the others at once."""
+    import threading
+
+    ready, order = tmp_path / "engine-ready", []
+    steps = [("solver", "cards needed", 1, lambda: order.append("cards needed")),
+             ("call study", "call decisions", 1, lambda: order.append("call decisions"))]
+    t = threading.Thread(target=W._run, args=(steps, lambda *a: None),
+                         kwargs={"wait": str(ready)})
+    t.start()
+    time.sleep(0.6)
+    assert order == ["cards needed"]  # waiting for the engine
+    W._run([("engine", "play", 0, lambda: order.append("play"))], lambda *a: None,
+           ready=str(ready))
+    t.join(5)
+    assert order == ["cards needed", "play", "call decisions"] and ready.exists()
 
 
 def test_a_long_step_ticks_with_its_family_and_elapsed_time(capsys):
