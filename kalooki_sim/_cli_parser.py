@@ -282,8 +282,9 @@ def review_flags(p) -> None:
                    help="the seat to review, 0 to players - 1")
     add_review_record(p)
     add_policies(p, also="; how the traced hand was played")
-    p.add_argument("--rollouts", type=int, default=200, metavar="N",
-                   help="paired rollouts per decision")
+    p.add_argument("--rollouts", type=int, default=None, metavar="N",
+                   help="most paired rollouts per decision, in looks that stop once the "
+                        "answer is decided or equal (default: the review's own)")
     add_objective(p, "")
     p.add_argument("--rollout-policies", default="expert", metavar="P[,P...]",
                    help="how every seat plays in the rollouts (the advisor's model)")

@@ -350,18 +350,23 @@ def cmd_review(args) -> int:
         t = trace(args.seed, game=args.game, hand=_hand(args),
                   policies=_policies(args.policies), rules=rules_from(args),
                   whole_game=args.hand is None)
-    table = review(t, args.seat, rollouts=args.rollouts, objective=args.objective,
+    cap = {} if args.rollouts is None else {"rollouts": args.rollouts}
+    table = review(t, args.seat, **cap, objective=args.objective,
                    policies=_policies(args.rollout_policies), seed=args.rollout_seed,
                    threads=args.threads, progress=_progress(args))
     if args.csv is not None:
         _show(table, args)
     else:
-        print(f"seat {args.seat}: {len(table)} decisions, {args.rollouts:,} rollouts each; "
-              f"values are {args.objective} points (lower is better): act = take or call, "
-              "not = draw or pass")
+        print(f"seat {args.seat}: {len(table)} decisions, {int(table['rollouts'].sum()):,} "
+              f"rollouts in all; values are {args.objective} points (lower is better): act = "
+              "take or call, not = draw or pass")
         _show(review_table(table), args)
         print("\nverdict: good / mistake = the action taken / the other is better, its 95% "
               "interval excluding zero; close = the interval holds zero")
+        if len(table):
+            tot = _api("review_total")(table, by="all").iloc[0]
+            print(f"points lost in all: {tot['lost']:.1f} [95%: {tot['lost_lo']:.1f}, "
+                  f"{tot['lost_hi']:.1f}] over {int(tot['decisions'])} decisions")
     if args.out is not None:
         from .report.review_page import review_html
 

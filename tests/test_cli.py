@@ -632,9 +632,12 @@ def test_review_prints_the_decisions_and_writes_the_html_timeline(capsys, tmp_pa
     assert code == 0, err
     table = ks.review(ks.trace(seed=4, hand=6, policies="expert"), 1, rollouts=10,
                       policies="greedy")
-    assert f"seat 1: {len(table)} decisions" in out
+    assert f"seat 1: {len(table)} decisions, {int(table['rollouts'].sum()):,} rollouts" in out
     for v in table["verdict"]:
         assert v in out
+    tot = ks.review_total(table, by="all").iloc[0]
+    assert (f"points lost in all: {tot['lost']:.1f} [95%: {tot['lost_lo']:.1f}, "
+            f"{tot['lost_hi']:.1f}] over {int(tot['decisions'])} decisions") in out
     text = page.read_text(encoding="utf-8")
     assert "<caption>Timeline of seat 1" in text and "your cards after" in text
     assert text.count("<tr") >= len(table) + 3
