@@ -89,7 +89,7 @@ def _show(df, args, index=False) -> None:
 
 def _at_least(flag, value, lo) -> None:
     """A count flag the command needs positive (the API allows an empty run)."""
-    from .game._checks import check_int
+    from ._lib import check_int
 
     try:
         check_int(flag, value, lo)
@@ -386,7 +386,7 @@ def cmd_report(args) -> int:
     import contextlib
     import io
 
-    from .game._checks import check_writable_dir
+    from ._lib import check_writable_dir
     from .report import publish as report
 
     if args.out is not None:  # before minutes of notebooks, not after them
@@ -485,7 +485,7 @@ def main(argv=None) -> int:
 def _new_file(args, flag: str, path) -> None:
     """Refuse (before the run, not after it) a file ``flag`` cannot write, or one that exists
     unless ``--force`` is given: a file is not overwritten without a word."""
-    from .game._checks import check_writable_file, not_allowed
+    from ._lib import check_writable_file, not_allowed
 
     check_writable_file(flag, path)
     if os.path.exists(path) and not getattr(args, "force", False):

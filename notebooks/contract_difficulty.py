@@ -51,9 +51,8 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim.report import player_words, words
 from kalooki_sim.analysis._words import overlap_note
-from kalooki_sim.report import plots
+from kalooki_sim.report import player_words, plots, words
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)

@@ -35,8 +35,7 @@ from IPython.display import Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim.report import words
-from kalooki_sim.report import plots
+from kalooki_sim.report import plots, words
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)

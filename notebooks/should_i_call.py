@@ -40,8 +40,7 @@ from IPython.display import HTML, Markdown, display
 
 import kalooki_sim as ks
 from kalooki_sim import analysis as A
-from kalooki_sim.report import player_words
-from kalooki_sim.report import plots
+from kalooki_sim.report import player_words, plots
 
 out = Path(out_dir)
 out.mkdir(parents=True, exist_ok=True)

@@ -457,12 +457,12 @@ def test_long_commands_show_progress_on_a_terminal_only(capsys, monkeypatch, com
 
 
 def test_progress_helper_is_one_for_every_command():
-    from kalooki_sim.game._progress import progress_bar, wants_progress
+    from kalooki_sim._lib import progress_bar, wants_progress
 
     assert not wants_progress(None, 10, auto_at=100) and wants_progress(True, 0, auto_at=100)
     assert not progress_bar(False, 10, auto_at=0)
     src = "".join(p.read_text() for p in (ROOT / "kalooki_sim").rglob("*.py")
-                  if p.name != "_progress.py")
+                  if p.name != "_lib.py")
     assert "from tqdm" not in src and "import tqdm" not in src
 
 

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import kalooki_sim as ks
+from kalooki_sim import _lib as C
 from kalooki_sim import analysis as A
-from kalooki_sim.game import _checks as C
 
 # -- the checkers ---------------------------------------------------------------------------
 
@@ -320,7 +320,7 @@ def test_outs_and_simulations_use_the_same_checks():
 def test_check_real_accepts_exact_fractions():
     from fractions import Fraction
 
-    from kalooki_sim.game._checks import check_real
+    from kalooki_sim._lib import check_real
 
     assert check_real("exact", Fraction(1, 3), 0, 1) == pytest.approx(1 / 3)
 

@@ -8,15 +8,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..engine.play import play_hands
-from ..engine.policies import Policy, preset
-from ..game._checks import (
+from .._lib import (
     check_choice,
     check_columns,
     check_int,
     check_seed,
     not_allowed,
 )
+from ..engine.play import play_hands
+from ..engine.policies import Policy, preset
 from ..game.rules import Rules, as_rules
 from ._difficulty import scored
 from ._intervals import (

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._lib import check_columns, check_int, check_real, not_allowed
 from ..engine.charts import (  # noqa: F401 (their one home)
     CUT_LEVEL,
     NEED_CAP,
@@ -30,7 +31,6 @@ from ..engine.charts import (  # noqa: F401 (their one home)
     STOCK_BANDS,
     VERDICTS,
 )
-from ..game._checks import check_columns, check_int, check_real, not_allowed
 from ._calls import THIN_DEALS, _deal_ids
 
 #: the chart's columns, in order (``reports/call_chart.csv``)

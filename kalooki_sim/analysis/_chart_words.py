@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._lib import check_columns
 from .._stats import fixed, share_text
-from ..game._checks import check_columns
 from ._chart import (
     NEED_LEVELS,
     _moments,

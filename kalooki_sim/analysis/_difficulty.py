@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..game._checks import (
+from .._lib import (
     check_columns,
     check_int,
     check_seed,

@@ -10,13 +10,13 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from ..engine.play import play_hands
-from ..game._checks import (
+from .._lib import (
     check_int,
     check_real,
     check_seed,
     not_allowed,
 )
+from ..engine.play import play_hands
 from ..game.rules import Rules, as_rules
 from ._intervals import wilson
 

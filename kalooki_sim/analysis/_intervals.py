@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from .._stats import t_interval
-from ..game._checks import (
+from .._lib import (
     check_real,
     not_allowed,
 )
+from .._stats import t_interval
 
 Z95 = float(stats.norm.ppf(0.975))
 

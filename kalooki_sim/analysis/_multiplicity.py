@@ -8,14 +8,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._stats import holm_adjust
-from ..game._checks import (
+from .._lib import (
     check_choice,
     check_int,
     check_real,
     check_seed,
     not_allowed,
 )
+from .._stats import holm_adjust
 from ._intervals import Z95, _check_conf
 
 # -- multiplicity and ranks ------------------------------------------------------------------

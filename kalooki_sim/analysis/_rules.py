@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._lib import check_bool, check_int, not_allowed
 from ..engine.play import play_hands
-from ..game._checks import check_bool, check_int, not_allowed
 from ..game.rules import as_rules
 from ._intervals import mean_ci
 

@@ -11,9 +11,9 @@ import warnings
 
 import pandas as pd
 
+from .._lib import check_int, check_seed, not_allowed
 from ..engine.play import play_hands
 from ..engine.policies import Policy, preset
-from ..game._checks import check_int, check_seed, not_allowed
 from ._intervals import mean_ci
 
 #: Seats at the table: the card's four-player game (R2).

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..game._checks import (
+from .._lib import (
     check_int,
     check_seed,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..game._checks import check_int, check_seed
+from .._lib import check_int, check_seed
 from ._difficulty import _rows, contract_difficulty, scored
 from ._multiplicity import rank_intervals
 from ._survival import open_survival

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._lib import check_columns, check_int, check_real
 from .._stats import fixed
 from ..engine.charts import (
     BEFORE_LEVELS,
@@ -42,7 +43,6 @@ from ..engine.charts import (
     _rule_selection,
     cell_index,
 )
-from ..game._checks import check_columns, check_int, check_real
 from ._calls import THIN_DEALS
 from ._chart import CELL_KEYS, _moments, _typed_stats
 

@@ -29,9 +29,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._lib import check_int, check_real, log
 from ..engine.policies import preset
-from ..game._checks import check_int, check_real
-from ..game._progress import log
 from ._calls import THIN_DEALS
 from ._chart import (
     call_chart,

@@ -39,10 +39,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._lib import (
+    check_bool,
+    check_int,
+    check_real,
+    check_writable_dir,
+    log,
+    not_allowed,
+    progress_bar,
+    resumed_note,
+)
 from ..engine.play import _setup, defer_players
 from ..engine.policies import policy_args
-from ..game._checks import check_bool, check_int, check_real, check_writable_dir, not_allowed
-from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
 from ..studies import runner
 from ..studies.runner import MANIFEST, check_cluster

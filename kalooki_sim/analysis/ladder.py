@@ -44,11 +44,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._lib import check_bool, check_columns, check_int, check_seed, log, not_allowed
 from .._stats import fixed, holm_adjust, t_interval, t_pvalue
 from ..engine.play import play_games
 from ..engine.policies import Policy, policy_args, preset
-from ..game._checks import check_bool, check_columns, check_int, check_seed, not_allowed
-from ..game._progress import log
 from ..players.tuning import read_committed, write_committed
 
 #: the ladder's players, weakest expected first

@@ -41,8 +41,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._lib import check_bool, check_int, check_seed
 from ..engine.policies import preset
-from ..game._checks import check_bool, check_int, check_seed
 from ..players.tuning import read_committed, write_committed
 from ._strength import strength_table
 

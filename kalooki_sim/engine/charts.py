@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..game._checks import check_columns, not_allowed
+from .._lib import check_columns, not_allowed
 from ..game.rules import JAMAICAN_SCHEDULE
 
 #: the contracts of the card's nine hands (R2) as (groups, runs), hand 1 first

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ..game._checks import (
+from .._lib import (
     INT64_MAX,
     check_bool,
     check_int,
@@ -18,8 +18,8 @@ from ..game._checks import (
     check_seed,
     is_int,
     not_allowed,
+    progress_bar,
 )
-from ..game._progress import progress_bar
 from ..game.rules import Rules, as_rules
 from ._kernels import engine as _E
 from ._kernels import search as _S

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game._checks import check_bool, check_int, check_real, not_allowed
+from .._lib import check_bool, check_int, check_real, not_allowed
 from ._kernels import engine as _E
 from .charts import Chart, chart_table, package_chart
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..game._checks import check_bool, check_seed
+from .._lib import check_bool, check_seed
 from ..game.cards import card_text
 from ..game.rules import contract_text
 from ._kernels import engine as _E

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._checks import check_int, is_int, not_allowed, show_value
+from .._lib import check_int, is_int, not_allowed, show_value
 
 SUITS = "♣♦♥♠"
 SUIT_ASCII = "CDHS"

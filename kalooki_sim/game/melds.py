@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import PLAYERS_HI, check_bool, check_int, is_int, not_allowed
+from .._lib import PLAYERS_HI, check_bool, check_int, is_int, not_allowed
 from ._kernels import layoff as _lk
 from ._kernels import solver as _sk
 from .cards import JOKER, PENALTY, card_code, card_text, hand_counts, rank_of, suit_of, to_codes

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from ._checks import (
+from .._lib import (
     PLAYERS_HI,
     PLAYERS_LO,
     check_bool,

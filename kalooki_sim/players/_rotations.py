@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._lib import not_allowed
 from .._stats import t_interval
 from ..engine.play import play_hands
 from ..engine.policies import Policy, preset
-from ..game._checks import not_allowed
 
 
 def _stream_seed(seed: int, tag: int, hand: int, batch: int) -> int:

@@ -78,8 +78,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from .._lib import check_int, check_players, check_seed, not_allowed
 from ..engine.policies import Policy, preset
-from ..game._checks import check_int, check_players, check_seed, not_allowed
 from ..game.rules import Rules, as_rules
 from ._rotations import _interval, _opponents, _policies, _Rotations, _rotations, _stream_seed
 

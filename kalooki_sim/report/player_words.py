@@ -11,9 +11,9 @@ import re
 import numpy as np
 import pandas as pd
 
+from .._lib import check_columns
 from .._stats import ci_text, decimals, fixed
 from ..analysis import join_words
-from ..game._checks import check_columns
 from .words import _count, _hands, _hands_of, _span
 
 

@@ -37,7 +37,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..game._checks import check_writable_dir
+from .._lib import check_writable_dir
 from . import glossary as _glossary
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._lib import check_columns
 from .._stats import share_text
 from ..analysis import join_words
-from ..game._checks import check_columns
 
 
 def _pct(p, digits: int = 0) -> str:

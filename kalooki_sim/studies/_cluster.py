@@ -13,7 +13,7 @@ import contextlib
 import logging
 import os
 
-from ..game._checks import check_int, not_allowed
+from .._lib import check_int, not_allowed
 
 #: dask's loggers that report a lost scheduler (their tracebacks would hide the study's message)
 _LOUD = ("distributed.client", "distributed.utils", "distributed.comm", "distributed.core")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._lib import is_int, not_allowed
 from ..engine._kernels import history as _H
-from ..game._checks import is_int, not_allowed
 from ..game.cards import JOKER, card_text
 from ..game.melds import _one_card
 

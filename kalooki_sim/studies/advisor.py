@@ -45,13 +45,12 @@ import numba
 import numpy as np
 import pandas as pd
 
+from .._lib import check_bool, check_choice, check_int, check_real, progress_bar
 from .._stats import share_text
 from ..engine._kernels import engine as _E
 from ..engine._kernels import history as _H
 from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..engine.policies import no_search
-from ..game._checks import check_bool, check_choice, check_int, check_real
-from ..game._progress import progress_bar
 from ..players.needed import cards_needed, outs
 from ._weighted import (  # noqa: F401  (confidence is public here; the rest for the tests)
     RC,

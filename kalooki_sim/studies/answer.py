@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._lib import not_allowed
 from ..engine._kernels import history as _H
 from ..engine.play import _setup, defer_players, rules_vector
 from ..engine.policies import Policy, no_search
-from ..game._checks import not_allowed
 from .situation import _situation
 
 

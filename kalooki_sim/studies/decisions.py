@@ -14,14 +14,13 @@ import numba
 import numpy as np
 import pandas as pd
 
+from .._lib import check_bool, check_choice, check_int, check_real, check_seed, progress_bar
 from ..engine._kernels import branch as _B
 from ..engine._kernels import engine as _E
 from ..engine._kernels import needed as _NK
 from ..engine.play import _setup, _threads, defer_players, rules_vector
 from ..engine.policies import no_search
 from ..engine.trace import Trace, hand_records
-from ..game._checks import check_bool, check_choice, check_int, check_real, check_seed
-from ..game._progress import progress_bar
 from ..game.cards import card_text
 
 _DECISION = np.array(["take", "call"])

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..game._checks import check_choice
+from .._lib import check_choice
 from ._sequential import EQUAL
 
 MISTAKE = 5.0  # points lost, at least, for a "mistake": half a ten-point card (R1, R12)

@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._lib import check_bool, check_choice, check_int, progress_bar
 from .._stats import holm_adjust, share_text
 from ..engine._kernels import rng as _R
 from ..engine.play import _setup, _threads
 from ..engine.policies import no_search
 from ..engine.trace import Trace
-from ..game._checks import check_bool, check_choice, check_int
-from ..game._progress import progress_bar
 from ._sequential import fresh, run_hand
 from ._weighted import RC
 from .advisor import OBJECTIVES, _advice, _block, _Run

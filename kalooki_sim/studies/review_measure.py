@@ -15,8 +15,8 @@ import time
 import numpy as np
 import pandas as pd
 
+from .._lib import check_int
 from ..engine.trace import trace
-from ..game._checks import check_int
 from .review import review, review_total
 
 #: the issue's targets: undecided share, median interval width (points), seconds per hand

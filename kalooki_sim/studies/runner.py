@@ -38,7 +38,7 @@ import tempfile
 from collections import deque
 from pathlib import Path
 
-from ..game._checks import show_value
+from .._lib import show_value
 from ._cluster import DaskExecutor as _DaskClient
 from ._cluster import StudyInterrupted, check_cluster  # noqa: F401 (a runner's errors)
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._lib import check_bool, check_int, is_int, not_allowed
 from ..engine._kernels import engine as _E
 from ..engine._kernels import history as _H
-from ..game._checks import check_bool, check_int, is_int, not_allowed
 from ..game._kernels import layoff as _L
 from ..game.cards import JOKER, N_CODES, card_text, to_codes_named
 from ..game.melds import _one_card, meld_record, resolve_contract

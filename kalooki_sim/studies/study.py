@@ -43,11 +43,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import _lib as _checks
+from .._lib import (
+    check_bool,
+    check_int,
+    check_writable_dir,
+    log,
+    not_allowed,
+    progress_bar,
+    resumed_note,
+)
 from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
 from ..engine.policies import policy_args as _policy_args
-from ..game import _checks
-from ..game._checks import check_bool, check_int, check_writable_dir, not_allowed
-from ..game._progress import log, progress_bar, resumed_note
 from ..game.rules import Rules
 from . import runner
 from .aggregates import (  # noqa: F401 (kalooki_sim.studies.study names them too)

@@ -14,11 +14,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._lib import check_bool, check_int, check_seed, progress_bar
 from .._stats import t_interval
 from ..engine.play import BLOCK_GAMES, play_games
 from ..engine.policies import preset
-from ..game._checks import check_bool, check_int, check_seed
-from ..game._progress import progress_bar
 from ..game.rules import Rules, as_rules
 
 #: per-seat measures of a game, averaged per policy within each deal sequence

@@ -1,4 +1,9 @@
-"""One home for input checks: every public function validates its arguments here.
+"""Shared utilities of every layer, at the bottom layer (it imports nothing of the package):
+one home for input checks, and one progress bar.
+
+Input checks
+------------
+Every public function validates its arguments here.
 
 Each checker returns the value in its plain Python form (``numpy.int64(4)`` becomes ``4``) or
 raises with one wording, naming the argument, the bad value and what is allowed::
@@ -8,6 +13,16 @@ raises with one wording, naming the argument, the bad value and what is allowed:
 A value of the wrong type (a string, a float, a bool where an integer is wanted) raises
 ``TypeError``; a value of the right type out of range raises ``ValueError``. The kernels never
 raise (they return status codes); the Python wrappers call these checkers first.
+
+Progress
+--------
+One progress bar for every long call: tqdm on stderr, or a bar that shows nothing.
+
+``progress`` is the public argument of :func:`~kalooki_sim.play_hands`,
+:func:`~kalooki_sim.simulate`, :func:`~kalooki_sim.call_decisions`,
+:func:`~kalooki_sim.tournament` and :func:`~kalooki_sim.advise`: ``True`` shows the bar,
+``False`` hides it, ``None`` shows it for runs of at least ``auto_at`` units when stderr is a
+terminal.
 
 Examples
 --------
@@ -21,13 +36,20 @@ ValueError: players=9 is not allowed; give an integer 3-8
 Traceback (most recent call last):
 ...
 TypeError: seed=True is not allowed; give an integer 0 to 2**63 - 1
+
+>>> bar = progress_bar(False, 10, auto_at=1)
+>>> bar.update(3); bar.close()
+>>> bool(bar)
+False
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import numbers
 import os
+import sys
 import tempfile
 from collections.abc import Iterable
 
@@ -345,3 +367,63 @@ def check_names(name: str, value, allowed: Iterable[str]) -> list[str] | None:
     if bad:
         raise ValueError(not_allowed(name, value, text, f"{bad[0]!r} is not one"))
     return list(value)
+
+
+# -- progress --------------------------------------------------------------------------------------
+
+class _NoBar:
+    """The bar when progress is off: ``update`` and ``close`` do nothing; false in ``if``."""
+
+    def update(self, n=1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __bool__(self) -> bool:
+        return False
+
+
+def wants_progress(progress, total, auto_at) -> bool:
+    """``progress`` as given, or (``None``) whether ``total >= auto_at`` on a terminal."""
+    if progress is not None:
+        return bool(progress)
+    return total >= auto_at and sys.stderr.isatty()
+
+
+def progress_bar(progress, total, *, auto_at, **kw):
+    """A tqdm bar of ``total`` units on stderr (``kw``: ``unit``, ``desc``, ...) or a bar that
+    shows nothing, as :func:`wants_progress` decides."""
+    if not wants_progress(progress, total, auto_at):
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, file=sys.stderr, **kw)
+
+
+#: notes for a person watching a long call (``kalooki`` shows them on stderr unless --quiet)
+log = logging.getLogger("kalooki_sim")
+
+
+def spans(numbers) -> str:
+    """``[0, 1, 2, 5, 7, 8]`` -> ``"0-2, 5, 7-8"``.
+
+    >>> spans([0, 1, 2, 5, 7, 8])
+    '0-2, 5, 7-8'
+    """
+    out, run = [], []
+    for x in sorted(numbers):
+        if run and x != run[-1] + 1:
+            out.append(run)
+            run = []
+        run.append(x)
+    if run:
+        out.append(run)
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in out)
+
+
+def resumed_note(done, total: int) -> str:
+    """``"resumed: 3 of 5 chunks already done (0-2), running 2"``: ``done`` the chunk indices
+    reused, ``total`` the run's chunks."""
+    return (f"resumed: {len(done)} of {total} chunks already done ({spans(done)}), "
+            f"running {total - len(done)}")
