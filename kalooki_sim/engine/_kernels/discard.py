@@ -19,6 +19,7 @@ from .memo import (
 from .reading import (
     _avail,
     _best_of_held,
+    _buckets_moved,
     _cost_hist,
     _distance_to_play,
     _group_cost,
@@ -317,18 +318,8 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
             # keep what may still be laid off: rank the card by how far it is from playable
             nd = -_distance_to_play(seat, c, hrow, ps, gs, melds)
         else:
-            n = _rank_count(hrow, k)
             # the rank moves from cost bucket of n naturals to that of n - 1
-            b0, b1, b2, b3 = h0, h1, h2, h3
-            if n == 3:
-                b0 -= 1
-                b1 += 1
-            elif n == 2:
-                b1 -= 1
-                b2 += 1
-            elif n == 1:
-                b2 -= 1
-                b3 += 1
+            b0, b1, b2, b3 = _buckets_moved(h0, h1, h2, h3, _rank_count(hrow, k), -1)
             # a second copy keeps its position held: the suit's best window stands
             ms = m0 if s == 0 else (m1 if s == 1 else (m2 if s == 2 else m3))
             ws = w0 if s == 0 else (w1 if s == 1 else (w2 if s == 2 else w3))

@@ -281,6 +281,17 @@ def keep_attempt(hrows, P, i, out, off, n, cap):
 
 
 @njit(cache=True, _nrt=False)
+def after_attempt(void, t, attempt, run, hrows, i, rows, n):
+    """After attempt ``attempt`` of a hand of game ``i`` (scored into ``hrows``): is the hand
+    over (:func:`hand_done`), and the rows kept so far, the attempt's added when it was scored
+    or ``run.keep_voids`` (:func:`keep_attempt` into ``rows``)."""
+    done = hand_done(void, t.gs[GS_STALLED], attempt + 1, run.max_replays)
+    if done or run.keep_voids:
+        n = keep_attempt(hrows, t.ps.shape[0], i, rows.out, rows.offsets[i], n, rows.caps[i])
+    return done, n
+
+
+@njit(cache=True, _nrt=False)
 def mark_attempts(out, off, first, n, cap, attempts):
     """``O_ATTEMPTS`` of a finished hand's rows ``first .. n - 1`` (within ``cap``)."""
     for k in range(first, min(n, cap)):
@@ -296,7 +307,6 @@ def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, run, t, hrows, rows)
     more room)."""
     P = rules_by_hand[0, R_PLAYERS]
     dealer = first_dealer(seed, game, P)
-    out, off, cap = rows.out, rows.offsets[i], rows.caps[i]
     n = 0
     for h in range(hand_nos.shape[0]):
         attempt = 0
@@ -304,13 +314,11 @@ def _play_game(seed, i, game, hand_nos, rules_by_hand, pol, run, t, hrows, rows)
         while True:
             void = play_hand(Deal(seed, game, hand_nos[h], attempt, dealer), rules_by_hand[h],
                              pol, t, hrows, 0)
-            done = hand_done(void, t.gs[GS_STALLED], attempt + 1, run.max_replays)
-            if done or run.keep_voids:
-                n = keep_attempt(hrows, P, i, out, off, n, cap)
+            done, n = after_attempt(void, t, attempt, run, hrows, i, rows, n)
             attempt += 1
             if done:
                 break
-        mark_attempts(out, off, first, n, cap, attempt)
+        mark_attempts(rows.out, rows.offsets[i], first, n, rows.caps[i], attempt)
         dealer = (dealer + 1) % P
     return n
 

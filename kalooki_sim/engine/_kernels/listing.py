@@ -36,6 +36,22 @@ from .workspace import (
 )
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _option_cost(w, jm, held, add, rel_h):
+    """A run option of the positions ``w`` with jokers at ``jm``: ``(naturals to add, rank
+    mask of the held naturals it takes, rank mask of those it adds)``, or ``(-1, 0, 0)`` when
+    it cannot be made (a natural missing with no copy left) or a joker stands over a held
+    natural of a rank the groups do not need (``rel_h``): never useful."""
+    jh = jm & held
+    if jh and _ranks_of(jh) & ~rel_h:
+        return -1, 0, 0
+    nat = w & ~jm
+    miss = nat & ~held
+    if miss & ~add:
+        return -1, 0, 0
+    return _popcount(miss), _ranks_of(nat & held), _ranks_of(miss)
+
+
 @njit(cache=True, _nrt=False)
 def _list_suit(s, maxj, rel_h, rel_a, mode, opts_s, scratch):
     """The useful run options of suit ``s`` into its rows of ``opts_s``, cheapest first, from
@@ -114,17 +130,9 @@ def _list_windows(held, add, maxj, rel_h, rel_a, opts_s, scratch):
             t = WINDOW_JOK[i]
             if t > maxj:
                 continue
-            jm = WINDOW_MASKS[i] << lo
-            jh = jm & held
-            if jh and _ranks_of(jh) & ~rel_h:
+            na, fph, fpa = _option_cost(w, WINDOW_MASKS[i] << lo, held, add, rel_h)
+            if na < 0:
                 continue
-            nat = w & ~jm
-            miss = nat & ~held
-            if miss & ~add:
-                continue
-            na = _popcount(miss)
-            fph = _ranks_of(nat & held)
-            fpa = _ranks_of(miss)
             kh = fph & rel_h
             ka = fpa & rel_a
             if kh | ka == 0:
@@ -213,20 +221,12 @@ def _list_complete(held, add, maxj, rel_h, rel_a, opts_s):
         for m in range(1 << 13):
             if m & (m >> 1):
                 continue
-            jm = m << lo
             t = _popcount(m)
             if t > maxj:
                 continue
-            jh = jm & held
-            if jh and _ranks_of(jh) & ~rel_h:
+            na, fph, fpa = _option_cost(w, m << lo, held, add, rel_h)
+            if na < 0:
                 continue
-            nat = w & ~jm
-            miss = nat & ~held
-            if miss & ~add:
-                continue
-            na = _popcount(miss)
-            fph = _ranks_of(nat & held)
-            fpa = _ranks_of(miss)
             opts_s[kept, N_NADD] = na
             opts_s[kept, N_JOK] = t
             opts_s[kept, N_W] = 3

@@ -122,18 +122,17 @@ from .workspace import W_PLANS as W_PLANS  # the seats' plans: read by .reading
 def _apply(opts, s, i, sign, scratch):
     """Take (sign -1) or give back (+1) the relevant naturals option ``i`` of suit ``s`` uses."""
     i = _opt_row(scratch, s, i)
-    kh = opts[s, i, N_KH]
-    while kh:
-        low = kh & -kh
-        k = _popcount(low - 1)
-        scratch[W_h + k] += sign
-        kh ^= low
-    ka = opts[s, i, N_KA]
-    while ka:
-        low = ka & -ka
-        k = _popcount(low - 1)
-        scratch[W_a + k] += sign
-        ka ^= low
+    _add_ranks(scratch, W_h, opts[s, i, N_KH], sign)
+    _add_ranks(scratch, W_a, opts[s, i, N_KA], sign)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_ranks(scratch, base, mask, sign):
+    """``scratch[base + k] += sign`` for every rank bit ``k`` of ``mask``."""
+    while mask:
+        low = mask & -mask
+        scratch[base + _popcount(low - 1)] += sign
+        mask ^= low
 
 
 @njit(cache=True, _nrt=False, inline="always")

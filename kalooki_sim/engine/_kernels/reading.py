@@ -187,6 +187,16 @@ def need(hrow, g, r):
     return total if total > 0 else 0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _buckets_moved(h0, h1, h2, h3, n, step):
+    """The ranks' group-cost buckets (:func:`_cost_hist`: ranks holding 3 or more, 2, 1 and 0
+    naturals) after a rank holding ``n`` naturals gains (``step`` 1) or loses (-1) one."""
+    i = 3 - min(n, 3)
+    j = 3 - min(max(n + step, 0), 3)
+    return (h0 + int(j == 0) - int(i == 0), h1 + int(j == 1) - int(i == 1),
+            h2 + int(j == 2) - int(i == 2), h3 + int(j == 3) - int(i == 3))
+
+
 @njit(cache=True, _nrt=False)
 def need_with(hrow, g, r, c):
     """``(need(hrow), need(hrow with one more c))`` in one pass: the card moves one rank's
@@ -201,16 +211,7 @@ def need_with(hrow, g, r, c):
         return before, (base - 1 if base > 1 else 0)
     s = c // 13
     k = c % 13 + 1
-    n = _rank_count(hrow, k)
-    if n == 0:
-        h3 -= 1
-        h2 += 1
-    elif n == 1:
-        h2 -= 1
-        h1 += 1
-    elif n == 2:
-        h1 -= 1
-        h0 += 1
+    h0, h1, h2, h3 = _buckets_moved(h0, h1, h2, h3, _rank_count(hrow, k), 1)
     bit = _position_bit(k)
     if s == 0:
         w0 = _best_of_held(m0 | bit)

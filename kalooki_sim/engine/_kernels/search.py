@@ -310,7 +310,6 @@ def _search_game(seed, i, game, hand_nos, rules_by_hand, pol, run, t, sw, hrows,
     """:func:`.engine._play_game` with :func:`search_hand`."""
     P = rules_by_hand[0, E.R_PLAYERS]
     dealer = E.first_dealer(seed, game, P)
-    out, off, cap = rows.out, rows.offsets[i], rows.caps[i]
     n = 0
     for h in range(hand_nos.shape[0]):
         attempt = 0
@@ -318,13 +317,11 @@ def _search_game(seed, i, game, hand_nos, rules_by_hand, pol, run, t, sw, hrows,
         while True:
             void = search_hand(E.Deal(seed, game, hand_nos[h], attempt, dealer),
                                rules_by_hand[h], pol, t, sw, hrows, 0)
-            done = E.hand_done(void, t.gs[E.GS_STALLED], attempt + 1, run.max_replays)
-            if done or run.keep_voids:
-                n = E.keep_attempt(hrows, P, i, out, off, n, cap)
+            done, n = E.after_attempt(void, t, attempt, run, hrows, i, rows, n)
             attempt += 1
             if done:
                 break
-        E.mark_attempts(out, off, first, n, cap, attempt)
+        E.mark_attempts(rows.out, rows.offsets[i], first, n, rows.caps[i], attempt)
         dealer = (dealer + 1) % P
     return n
 
