@@ -62,8 +62,8 @@ def test_a_long_step_ticks_with_its_family_and_elapsed_time(capsys):
              ("solver", "cards needed", 0, lambda: None)]
     W._warm_loud(steps, search=False, jobs=1, tick=0.25)
     err = capsys.readouterr().err.splitlines()
-    assert re.search(r"about (\d+:\d\d|\d+ s) on an idle 2-core machine \(measured \d{4}-\d\d-\d\d\)",
-                     err[0])
+    assert re.search(r"about (\d+:\d\d|\d+ s) on an idle 2-core machine "
+                     r"\(measured \d{4}-\d\d-\d\d\)", err[0])
     ticks = [ln for ln in err if ln.startswith("compiling ") and "A engine: play" in ln]
     assert len(ticks) >= 3, err  # a line every tick while play runs: no silence
     assert all(f"(cold ~{W.clock(W.COLD_CPU['play'])})…" in ln for ln in ticks)
