@@ -30,22 +30,53 @@ import tempfile
 import threading
 import time
 
-#: CPU seconds of each entry point compiled from nothing cached, one after another in one
-#: process (``--measure --jobs=1``, on the 2-core development machine): what an idle core takes
-#: for it once the kernels it shares with the entry points before it are cached. A busy machine
-#: takes longer; cached kernels load in a second or two.
+#: CPU seconds of each step compiled from nothing cached on the 2-core development machine, in
+#: the two processes of :func:`warm` (``--measure``: a step that waited for another loads what
+#: that one cached). A busy machine takes longer; cached kernels load in a second or two.
 COLD_CPU = {
-    "opening solver": 5, "cards needed": 37, "play": 168, "trace": 0, "advisor": 50,
-    "search player": 38, "deal sampling": 1, "call decisions": 42, "search blocks": 32,
+    "melds and discard": 100, "draw phase": 80, "opening solver": 1, "cards needed": 2,
+    "play": 57, "trace": 0, "advisor": 53, "search player": 30, "deal sampling": 1,
+    "call decisions": 58, "search blocks": 74,
 }
 MEASURED = "2026-12-05"
-#: the entry points that play hands: each needs the engine's kernels, which ``play`` compiles.
-#: In process B they wait until process A has cached them (a file A writes), as compiling the
-#: engine in both processes at once costs more CPU than it saves time.
-NEEDS_ENGINE = frozenset({"trace", "advisor", "search player", "call decisions",
-                          "search blocks"})
+#: the step each step waits for: the engine's phases are compiled on their own, the draw in
+#: process B while process A compiles the discard, and what plays hands waits for ``play`` to
+#: have cached the engine (a file each process writes as a step ends): compiling the same
+#: kernels in both processes at once costs more CPU than it saves time
+AFTER = {"play": "draw phase", "trace": "play", "advisor": "play", "search player": "play",
+         "call decisions": "play", "search blocks": "play"}
 #: what the quick start needs (``make compile``, ``--quick``): the rest compiles on first use
-QUICK = frozenset({"opening solver", "cards needed", "play", "trace", "advisor"})
+QUICK = frozenset({"melds and discard", "draw phase", "opening solver",
+                   "cards needed", "play", "trace", "advisor"})
+
+
+def _phases(which: str) -> None:
+    """Compile the engine's phase kernels (``"draw"``, or the discard with the deal, melds,
+    lay-offs and score) on a table of the types the engine plays with, so the engine's turn
+    loads them from the cache."""
+    import numpy as np
+
+    from kalooki_sim.engine._kernels import deal as DL
+    from kalooki_sim.engine._kernels import discard as DS
+    from kalooki_sim.engine._kernels import draw as DR
+    from kalooki_sim.engine._kernels import engine as E
+    from kalooki_sim.engine._kernels import melds as ML
+    from kalooki_sim.engine._kernels import score as SC
+    from kalooki_sim.engine.play import _setup, rules_vector
+
+    rules, _, pol, _, _ = _setup(4, "expert", 0, None, 1)
+    rv, t = rules_vector(rules, 1), E.new_table(4, rules.pack_size)
+    deal = E.Deal(0, 0, 1, 0, 0)
+    E._reset_hand(rv, t, deal)
+    DL._deal(rv, t, 0)
+    t.gs[E.GS_CUR] = 1
+    if which == "draw":
+        DR._draw_phase(rv, pol, t, 1)
+        return
+    ML._meld_phase(rv, pol, t, 1)
+    ML._lay_offs(rv, pol, t, 1)
+    DS._discard_phase(rv, pol, t, 1)
+    SC._score(rv, t, deal, np.zeros((4, E.O_COLS), np.int32), 0)
 
 
 def _steps(search: bool, quick: bool = False):
@@ -57,6 +88,8 @@ def _steps(search: bool, quick: bool = False):
     from kalooki_sim.bench import ADVISOR_CASE
 
     steps = [
+        ("engine", "melds and discard", 0, lambda: _phases("melds")),
+        ("engine", "draw phase", 1, lambda: _phases("draw")),
         ("solver", "opening solver", 1,
          lambda: ks.solve_opening("7♥ 7♠ 7♦ 8♣ 8♦ 8♥ 9♠ 9♥ 9♦", 1)),
         ("solver", "cards needed", 1,
@@ -90,21 +123,31 @@ def clock(secs: float) -> str:
 
 def estimate(steps) -> float:
     """Seconds an idle machine takes to compile ``steps`` from nothing cached: the two
-    processes run at once, one per core, and process B's steps that need the engine
-    (:data:`NEEDS_ENGINE`) start once process A has compiled ``play``.
+    processes (shares 0 and 1) run at once, one per core, each step in turn and after the
+    step it waits for (:data:`AFTER`), at its :data:`COLD_CPU`.
 
-    >>> steps = [("e", "play", 0, None), ("s", "cards needed", 1, None),
-    ...          ("c", "call decisions", 1, None)]
-    >>> estimate(steps) == COLD_CPU["play"] + COLD_CPU["call decisions"]
+    >>> steps = [("e", "draw phase", 1, None), ("e", "melds and discard", 0, None),
+    ...          ("e", "play", 0, None), ("s", "cards needed", 1, None)]
+    >>> estimate(steps) == max(COLD_CPU["draw phase"], COLD_CPU["melds and discard"]) + \\
+    ...     COLD_CPU["play"]
     True
     """
-    a = sum(COLD_CPU.get(n, 0) for _, n, share, _ in steps if share == 0)
-    b_free = sum(COLD_CPU.get(n, 0) for _, n, share, _ in steps
-                 if share == 1 and n not in NEEDS_ENGINE)
-    b_after = sum(COLD_CPU.get(n, 0) for _, n, share, _ in steps
-                  if share == 1 and n in NEEDS_ENGINE)
-    engine = COLD_CPU["play"] if any(n == "play" for _, n, share, _ in steps if share == 0) else 0
-    return max(a, (max(b_free, engine) if b_after else b_free) + b_after)
+    names = {n for _, n, _, _ in steps}
+    ends, clock_of, todo = {}, {0: 0.0, 1: 0.0}, list(steps)
+    while todo:
+        for k, (_, name, share, _) in enumerate(todo):
+            if any(s[2] == share for s in todo[:k]):
+                continue  # not this share's next step
+            dep = AFTER.get(name)
+            if dep in names and dep not in ends:
+                continue  # its step has not been placed yet
+            start = max(clock_of[share], ends.get(dep, 0.0))
+            ends[name] = clock_of[share] = start + COLD_CPU.get(name, 0)
+            del todo[k]
+            break
+        else:
+            raise ValueError("the steps wait for each other in a circle")
+    return max(clock_of.values())
 
 
 class Board:
@@ -175,24 +218,23 @@ class _Printer:
             sys.stderr.flush()
 
 
-def _run(steps, report, ready=None, wait=None) -> dict:
+def _run(steps, report, done=None, names=()) -> dict:
     """Call each step; ``report(event, family, name, cpu)`` before and after. Returns the CPU
-    seconds of each. ``ready``: a file to write once ``play`` is compiled (process A);
-    ``wait``: a file to wait for before a step of :data:`NEEDS_ENGINE` (process B)."""
+    seconds of each. ``done``: a folder where a file names each step as it ends, and where a
+    step waits for the one it comes after (:data:`AFTER`, when ``names`` schedules it)."""
     cpu = {}
     for family, name, _, step in steps:
-        if wait is not None and name in NEEDS_ENGINE:
-            while not os.path.exists(wait):
+        dep = AFTER.get(name)
+        if done is not None and dep in names:
+            while not os.path.exists(os.path.join(done, dep)):
                 time.sleep(0.2)
         report("start", family, name, None)
         c = time.process_time()
         step()
         cpu[name] = time.process_time() - c
         report("end", family, name, cpu[name])
-        if ready is not None and name == "play":
-            open(ready, "w").close()
-    if ready is not None and not os.path.exists(ready):  # no play in A's share: never wait
-        open(ready, "w").close()
+        if done is not None:
+            open(os.path.join(done, name), "w").close()
     return cpu
 
 
@@ -230,14 +272,15 @@ def warm(quiet: bool = False, search: bool = True, jobs: int = 2, tick: float = 
     if jobs not in (1, 2):
         raise ValueError(f"jobs={jobs!r} is not allowed; give 1 or 2")
     steps = _steps(search, quick)
-    with tempfile.TemporaryDirectory(prefix="kalooki-warmup-") as tmp:
-        ready = os.path.join(tmp, "engine-ready")
+    names = {n for _, n, _, _ in steps}
+    with tempfile.TemporaryDirectory(prefix="kalooki-warmup-") as done:
         if not quiet:
-            return _warm_loud(steps, search, jobs, tick, quick, ready)
+            return _warm_loud(steps, search, jobs, tick, quick, done)
         t0 = time.perf_counter()
-        child = (subprocess.Popen(_child_args(search, quick, ready)) if jobs == 2 else None)
+        child = (subprocess.Popen(_child_args(search, quick, done)) if jobs == 2 else None)
         try:
-            _run([s for s in steps if child is None or s[2] == 0], lambda *a: None, ready)
+            _run([s for s in steps if child is None or s[2] == 0], lambda *a: None, done,
+                 names)
         except BaseException:
             if child is not None:  # it may be waiting for the engine this process did not make
                 child.kill()
@@ -247,13 +290,13 @@ def warm(quiet: bool = False, search: bool = True, jobs: int = 2, tick: float = 
         return time.perf_counter() - t0
 
 
-def _child_args(search: bool, quick: bool, ready: str) -> list[str]:
-    return ([sys.executable, "-m", "kalooki_sim.warmup", "--share", "1", "--wait", ready]
+def _child_args(search: bool, quick: bool, done: str) -> list[str]:
+    return ([sys.executable, "-m", "kalooki_sim.warmup", "--share", "1", "--done", done]
             + ([] if search else ["--without-search"]) + (["--quick"] if quick else []))
 
 
 def _warm_loud(steps, search: bool, jobs: int, tick: float, quick: bool = False,
-               ready: str | None = None) -> float:
+               done: str | None = None) -> float:
     printer = _Printer()
     shares = "in 2 processes at once, A and B" if jobs == 2 else "in one process, A"
     est = estimate(steps if jobs == 2 else [(f, n, 0, c) for f, n, _, c in steps])
@@ -263,10 +306,10 @@ def _warm_loud(steps, search: bool, jobs: int, tick: float, quick: bool = False,
     printer.say(f"compiling the Numba kernels {shares}: from nothing cached about "
                 f"{clock(est)} on an idle 2-core machine (measured {MEASURED}){busy}; "
                 "cached kernels load in seconds. Once, then cached.")
-    board, cpu = Board(), {}
+    board, cpu, names = Board(), {}, {n for _, n, _, _ in steps}
     child = reader = None
     if jobs == 2:
-        child = subprocess.Popen(_child_args(search, quick, ready) + ["--events"],
+        child = subprocess.Popen(_child_args(search, quick, done) + ["--events"],
                                  stdout=subprocess.PIPE, text=True, encoding="utf-8")
         reader = threading.Thread(target=_child_events, args=(child.stdout, board, printer, cpu),
                                   daemon=True)
@@ -288,7 +331,7 @@ def _warm_loud(steps, search: bool, jobs: int, tick: float, quick: bool = False,
             printer.say("  " + board.end("A", secs))
 
     try:
-        cpu.update(_run(steps, report, ready))
+        cpu.update(_run(steps, report, done, names))
         if child is not None:
             if child.wait() != 0:
                 raise RuntimeError(f"process B of the compile failed (exit {child.returncode})")
@@ -328,8 +371,9 @@ def _main(argv) -> None:
                 print(event, family, name, *([] if cpu is None else [f"{cpu:.1f}"]), sep="\t",
                       flush=True)
 
-        wait = argv[argv.index("--wait") + 1] if "--wait" in argv else None
-        _run([s for s in _steps(search, quick) if s[2] == share], report, wait=wait)
+        done = argv[argv.index("--done") + 1] if "--done" in argv else None
+        steps = _steps(search, quick)
+        _run([s for s in steps if s[2] == share], report, done, {n for _, n, _, _ in steps})
         return
     jobs = 1 if "--jobs=1" in argv else 2
     if "--measure" in argv:
