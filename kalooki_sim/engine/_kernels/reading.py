@@ -191,10 +191,20 @@ def need(hrow, g, r):
 def _buckets_moved(h0, h1, h2, h3, n, step):
     """The ranks' group-cost buckets (:func:`_cost_hist`: ranks holding 3 or more, 2, 1 and 0
     naturals) after a rank holding ``n`` naturals gains (``step`` 1) or loses (-1) one."""
-    i = 3 - min(n, 3)
-    j = 3 - min(max(n + step, 0), 3)
-    return (h0 + int(j == 0) - int(i == 0), h1 + int(j == 1) - int(i == 1),
-            h2 + int(j == 2) - int(i == 2), h3 + int(j == 3) - int(i == 3))
+    if step > 0:
+        if n == 0:
+            return h0, h1, h2 + 1, h3 - 1
+        if n == 1:
+            return h0, h1 + 1, h2 - 1, h3
+        if n == 2:
+            return h0 + 1, h1 - 1, h2, h3
+    elif n == 3:
+        return h0 - 1, h1 + 1, h2, h3
+    elif n == 2:
+        return h0, h1 - 1, h2 + 1, h3
+    elif n == 1:
+        return h0, h1, h2 - 1, h3 + 1
+    return h0, h1, h2, h3
 
 
 @njit(cache=True, _nrt=False)
