@@ -46,37 +46,8 @@ MEASURED = "2026-12-05"
 AFTER = {"play": "draw phase", "trace": "play", "advisor": "play", "search player": "play",
          "call decisions": "play", "search blocks": "play"}
 #: what the quick start needs (``make compile``, ``--quick``): the rest compiles on first use
-QUICK = frozenset({"melds and discard", "draw phase", "opening solver",
-                   "cards needed", "play", "trace", "advisor"})
-
-
-def _phases(which: str) -> None:
-    """Compile the engine's phase kernels (``"draw"``, or the discard with the deal, melds,
-    lay-offs and score) on a table of the types the engine plays with, so the engine's turn
-    loads them from the cache."""
-    import numpy as np
-
-    from kalooki_sim.engine._kernels import deal as DL
-    from kalooki_sim.engine._kernels import discard as DS
-    from kalooki_sim.engine._kernels import draw as DR
-    from kalooki_sim.engine._kernels import engine as E
-    from kalooki_sim.engine._kernels import melds as ML
-    from kalooki_sim.engine._kernels import score as SC
-    from kalooki_sim.engine.play import _setup, rules_vector
-
-    rules, _, pol, _, _ = _setup(4, "expert", 0, None, 1)
-    rv, t = rules_vector(rules, 1), E.new_table(4, rules.pack_size)
-    deal = E.Deal(0, 0, 1, 0, 0)
-    E._reset_hand(rv, t, deal)
-    DL._deal(rv, t, 0)
-    t.gs[E.GS_CUR] = 1
-    if which == "draw":
-        DR._draw_phase(rv, pol, t, 1)
-        return
-    ML._meld_phase(rv, pol, t, 1)
-    ML._lay_offs(rv, pol, t, 1)
-    DS._discard_phase(rv, pol, t, 1)
-    SC._score(rv, t, deal, np.zeros((4, E.O_COLS), np.int32), 0)
+QUICK = ("melds and discard", "draw phase", "opening solver", "cards needed", "play", "trace",
+         "advisor")
 
 
 def _steps(search: bool, quick: bool = False):
@@ -86,10 +57,11 @@ def _steps(search: bool, quick: bool = False):
     import kalooki_sim as ks
     from kalooki_sim import analysis as A
     from kalooki_sim.bench import ADVISOR_CASE
+    from kalooki_sim.engine.play import warm_phases
 
     steps = [
-        ("engine", "melds and discard", 0, lambda: _phases("melds")),
-        ("engine", "draw phase", 1, lambda: _phases("draw")),
+        ("engine", "melds and discard", 0, lambda: warm_phases("melds")),
+        ("engine", "draw phase", 1, lambda: warm_phases("draw")),
         ("solver", "opening solver", 1,
          lambda: ks.solve_opening("7♥ 7♠ 7♦ 8♣ 8♦ 8♥ 9♠ 9♥ 9♦", 1)),
         ("solver", "cards needed", 1,

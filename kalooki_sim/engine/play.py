@@ -13,6 +13,7 @@ import pandas as pd
 from .._lib import (
     INT64_MAX,
     check_bool,
+    check_choice,
     check_int,
     check_players,
     check_seed,
@@ -398,3 +399,39 @@ play_games.__doc__ += _COLUMNS_DOC + """
         (True for every seat with the lowest total: wins are shared, R14) and ``complete``
         (every hand of the schedule was scored).
 """
+
+
+def warm_phases(which: str) -> None:
+    """Compile the engine's phase kernels on a table of the types the engine plays with, so
+    that the turn loop, compiled later, loads them from Numba's cache: ``"draw"`` (the draw
+    and calls, R6, R9) or ``"melds"`` (the deal, melds, lay-offs, discard and score). The
+    compile's two processes (:mod:`kalooki_sim.warmup`) share the engine so.
+
+    Examples
+    --------
+    >>> warm_phases("draw")
+    >>> warm_phases("shuffle")
+    Traceback (most recent call last):
+    ...
+    ValueError: which='shuffle' is not allowed; give one of 'draw', 'melds'
+    """
+    from ._kernels import deal as DL
+    from ._kernels import discard as DS
+    from ._kernels import draw as DR
+    from ._kernels import melds as ML
+    from ._kernels import score as SC
+
+    which = check_choice("which", which, ("draw", "melds"))
+    rules, _, pol, _, _ = _setup(4, "expert", 0, None, 1)
+    rv, t = rules_vector(rules, 1), _E.new_table(4, rules.pack_size)
+    deal = _E.Deal(0, 0, 1, 0, 0)
+    _E._reset_hand(rv, t, deal)
+    DL._deal(rv, t, 0)
+    t.gs[_E.GS_CUR] = 1
+    if which == "draw":
+        DR._draw_phase(rv, pol, t, 1)
+        return
+    ML._meld_phase(rv, pol, t, 1)
+    ML._lay_offs(rv, pol, t, 1)
+    DS._discard_phase(rv, pol, t, 1)
+    SC._score(rv, t, deal, np.zeros((4, _E.O_COLS), np.int32), 0)
