@@ -8,6 +8,6 @@ if __name__ != "__main__":  # python -m kalooki_sim.tuning still makes the table
 __getattr__, __dir__ = forward("kalooki_sim.players.tuning")
 
 if __name__ == "__main__":
-    from kalooki_sim.players.tuning import _main
+    from kalooki_sim.players.tuning import main
 
-    _main()
+    main()

@@ -16,7 +16,7 @@ from kalooki_sim.engine._kernels import history as H
 from kalooki_sim.engine._kernels import memo as MEMO
 from kalooki_sim.engine._kernels import reading as RD
 from kalooki_sim.engine._kernels import rng as R
-from kalooki_sim.engine.play import _setup, rules_vector
+from kalooki_sim.engine.play import rules_vector, setup
 from kalooki_sim.studies._history import check_history, engine_events
 from kalooki_sim.studies.advisor import _situation
 
@@ -25,7 +25,7 @@ CASE = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8
 
 
 def _inputs(stock_left=45, policies="expert"):
-    rules, _, pol, _, _ = _setup(None, policies, 0, ks.Rules(), None)
+    rules, _, pol, _, _ = setup(None, policies, 0, ks.Rules(), None)
     t, hand_no, flat, opp, extra, mask, info = _situation(
         CASE["hand"], CASE["card"], 6, 4, 2, stock_left, 0, (), (), (), rules)
     return rules, pol, rules_vector(rules, hand_no), t, flat, opp, extra, mask

@@ -85,7 +85,7 @@ def simulate_deals(n, contract, cards, seed=0, rules=None) -> np.ndarray:
 
     Compiled: a million 9-card deals take about a second. Returns a boolean array.
     """
-    from ..engine._kernels.sampling import deals_meet
+    from ..engine.kernels import sampling
     from ..game.melds import resolve_contract
 
     rules = as_rules(rules)
@@ -94,7 +94,7 @@ def simulate_deals(n, contract, cards, seed=0, rules=None) -> np.ndarray:
     cards = check_int("cards", cards, 1, rules.pack_size, why="the pack's size")
     seed = check_seed(seed)
     out = np.zeros(n, np.int64)
-    deals_meet(seed, n, cards, g, r, rules.decks, rules.jokers, out)
+    sampling.deals_meet(seed, n, cards, g, r, rules.decks, rules.jokers, out)
     return out.astype(bool)
 
 

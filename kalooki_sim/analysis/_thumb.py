@@ -40,8 +40,8 @@ from ..engine.charts import (
     NEED_LEVELS,
     RULE_COLUMNS,
     STOCK_BANDS,
-    _rule_selection,
     cell_index,
+    rule_selection,
 )
 from ._calls import THIN_DEALS
 from ._chart import CELL_KEYS, _moments, _typed_stats
@@ -80,7 +80,7 @@ def _candidates(hand: int, kind: str):
         for lo, hi in _before_ranges():
             for bands in _band_sets():
                 for opened in ("any", "no", "yes"):
-                    sel = _rule_selection(hand, kind, change, lo, hi, bands, opened)
+                    sel = rule_selection(hand, kind, change, lo, hi, bands, opened)
                     if sel:
                         yield ({"hand": hand, "decision": kind, "change": change,
                                 "before_lo": NEED_LEVELS[lo], "before_hi": NEED_LEVELS[hi],
@@ -299,7 +299,7 @@ def thumb_check(rules: pd.DataFrame, chart: pd.DataFrame) -> pd.DataFrame:
     for r in rules.itertuples():
         lo, hi = NEED_LEVELS.index(str(r.before_lo)), NEED_LEVELS.index(str(r.before_hi))
         bands = _BANDS if r.bands == "any" else str(r.bands).split(";")
-        sel = _rule_selection(int(r.hand), str(r.decision), str(r.change), lo, hi, bands,
+        sel = rule_selection(int(r.hand), str(r.decision), str(r.change), lo, hi, bands,
                               str(r.opened))
         cov = c.loc[c.index.intersection(sel)]
         kind = str(r.decision)

@@ -49,7 +49,7 @@ from .._lib import (
     progress_bar,
     resumed_note,
 )
-from ..engine.play import _setup, defer_players
+from ..engine.play import defer_players, setup
 from ..engine.policies import policy_args
 from ..game.rules import Rules
 from ..studies import runner
@@ -232,7 +232,7 @@ def call_chart_study(deals, out, hand=None, players=4, policies="expert", seed=S
     True
     """
     deals = check_int("deals", deals, 1)
-    rules, pols, _, seed, threads = _setup(defer_players(players, rules), policies, seed,
+    rules, pols, _, seed, threads = setup(defer_players(players, rules), policies, seed,
                                            rules, threads)
     from ..engine.policies import no_search
 

@@ -20,7 +20,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from ..game._kernels import solver as _sk
+from ..game import kernels as _sk
 from ..game.cards import JOKER, hand_counts
 
 PACK = np.array([c for c in range(52) for _ in range(2)] + [JOKER] * 4, dtype=np.int64)
@@ -67,12 +67,12 @@ def bench_engine(n_games: int = 3000, seed: int = 0,
 
     Times the engine itself (no DataFrame), best of two runs, on 1 and 2 threads.
     """
-    from ..engine.play import _run, _setup
+    from ..engine.play import run_games, setup
 
-    rules, _, pol, seed, _ = _setup(4, policy, seed, None, None)
+    rules, _, pol, seed, _ = setup(4, policy, seed, None, None)
     games = np.arange(n_games)
     hands = list(range(1, 10))
-    _run(games[:4], hands, rules, pol, seed, 1, False)  # compile / load cache
+    run_games(games[:4], hands, rules, pol, seed, 1, False)  # compile / load cache
     rows = []
     for threads in (1, 2):
         if threads > numba.config.NUMBA_NUM_THREADS:
@@ -80,7 +80,7 @@ def bench_engine(n_games: int = 3000, seed: int = 0,
         best = np.inf
         for _ in range(2):
             t0 = time.perf_counter()
-            _run(games, hands, rules, pol, seed, threads, False)
+            run_games(games, hands, rules, pol, seed, threads, False)
             best = min(best, time.perf_counter() - t0)
         rows.append((threads, n_games * 9 / best))
     return rows
@@ -177,7 +177,7 @@ def main_needed() -> None:
         print(f"{n:>5} {f'{g}g+{r}r':>9} {med:>10.2f} {mean:>9.2f}")
 
 
-from ..engine._kernels import needed as _nk  # noqa: E402  (appended section)
+from ..engine.kernels import needed as _nk  # noqa: E402  (appended section)
 
 #: events that bring a card into an unopened seat's hand (R6, R9; V9 turned cards are takes)
 _GAINS = ("deal", "take", "call", "penalty", "draw")

@@ -26,9 +26,9 @@ THREADS = {"greedy_mix_2t": 2, "advise_s": 2, "advise_history_s": 2, "call_decis
 
 def cpu_model() -> str:
     """The CPU's model name (``/proc/cpuinfo``), or what :mod:`platform` knows."""
-    from ..report.publish import _cpu_model
+    from ..report.publish import cpu_model
 
-    return _cpu_model()
+    return cpu_model()
 
 
 def rows(result, load: float, date: str | None = None) -> list[dict]:

@@ -253,7 +253,7 @@ def rule_cells(rules: pd.DataFrame) -> np.ndarray:
             raise ValueError(not_allowed("before_lo", NEED_LEVELS[lo[i]], "a level at most "
                                          f"before_hi ({NEED_LEVELS[hi[i]]!r})", f"row {i}"))
         code = _CODE[verdict[i]]
-        for sel in _rule_selection(hand[i], kind[i], change[i], lo[i], hi[i],
+        for sel in rule_selection(hand[i], kind[i], change[i], lo[i], hi[i],
                                    [b.strip() for b in names], opened[i]):
             if codes[sel] == -code:
                 raise ValueError(not_allowed("rules", f"row {i}", "clauses that never give "
@@ -264,8 +264,10 @@ def rule_cells(rules: pd.DataFrame) -> np.ndarray:
     return codes
 
 
-def _rule_selection(hand, kind, change, lo, hi, bands, opened):
-    """The flat cell indices a clause's condition selects."""
+def rule_selection(hand, kind, change, lo, hi, bands, opened):
+    """The flat cell indices of the chart that a rule of thumb's condition selects: contract
+    ``hand``, decision ``kind``, the cards-needed change ``change`` over the levels ``lo..hi``,
+    the stock ``bands`` and ``opened`` (``"yes"``, ``"no"`` or ``"any"``)."""
     out = []
     opens = {"yes": (1,), "no": (0,), "any": (0, 1)}[opened]
     cut = NEED_LEVELS.index(CUT_LEVEL)

@@ -48,7 +48,7 @@ def rules_vector(rules: Rules, hand: int) -> np.ndarray:
     return v
 
 
-def _seats(players, rules=None):
+def seat_count(players, rules=None):
     """A player count (:func:`check_players`); 2 only with Tuluki rules, else an error naming
     V9 (the two-player game needs ``Rules(players=2, tuluki=True)``)."""
     if is_int(players) and players == 2:
@@ -60,18 +60,31 @@ def _seats(players, rules=None):
 
 def defer_players(players, rules):
     """For entry points whose ``players`` defaults to 4: with ``rules`` given, that default
-    defers to ``rules.players`` (None); any other value is checked against them by _setup."""
+    defers to ``rules.players`` (None); any other value is checked against them by setup."""
     return None if rules is not None and players == 4 else players
 
 
-def _setup(players, policies, seed, rules, threads):
-    """Validated (rules, policies, policy matrix, seed, threads) for the entry points."""
+def setup(players, policies, seed, rules, threads):
+    """The checked inputs every entry point that plays hands starts from.
+
+    Returns ``(rules, policies, policy matrix, seed, threads)``: ``rules`` a :class:`Rules`
+    (from ``players`` alone when ``rules`` is None, a preset name or a ``Rules``; a ``players``
+    that disagrees with it is refused), one :class:`.policies.Policy` per seat and the matrix the
+    kernels read, the seed checked (:func:`check_seed`), ``threads`` checked against the
+    machine's (None: Numba's setting). A search policy is refused under Tuluki (V9).
+
+    Examples
+    --------
+    >>> rules, pols, pol, seed, threads = setup(4, "greedy", 7, None, None)
+    >>> rules.players, [p.name for p in pols], seed, threads
+    (4, ['greedy', 'greedy', 'greedy', 'greedy'], 7, None)
+    """
     if rules is None:
-        rules = Rules(players=4 if players is None else _seats(players))
+        rules = Rules(players=4 if players is None else seat_count(players))
     else:
-        rules = as_rules(rules, players=_seats(players) if isinstance(rules, str)
+        rules = as_rules(rules, players=seat_count(players) if isinstance(rules, str)
                          and players is not None else None)
-        if players is not None and _seats(players, rules) != rules.players:
+        if players is not None and seat_count(players, rules) != rules.players:
             raise ValueError(f"players={players!r} disagrees with rules.players={rules.players}; "
                              "give one of them")
     seed = check_seed(seed)
@@ -89,7 +102,9 @@ def _setup(players, policies, seed, rules, threads):
 
 
 @contextmanager
-def _threads(n):
+def using_threads(n):
+    """Run the block with Numba's thread count set to ``n`` (None: unchanged), restored after;
+    yields the count in force."""
     old = numba.get_num_threads()
     if n is not None:
         numba.set_num_threads(n)
@@ -129,12 +144,12 @@ def _play(games, hand_nos, rules, pol, seed, voids):
     return out[keep]
 
 
-def _run(games, hand_nos, rules, pol, seed, threads, progress, voids=False):
+def run_games(games, hand_nos, rules, pol, seed, threads, progress, voids=False):
     """Play ``games`` in blocks (bounded memory, a progress bar); compact columns per block."""
     bar = progress_bar(progress, len(games) * len(hand_nos), auto_at=200_000, unit="hand",
                        desc="kalooki_sim")
     parts = []
-    with _threads(threads):
+    with using_threads(threads):
         for b in range(0, len(games), BLOCK_GAMES):
             g = np.asarray(games[b:b + BLOCK_GAMES], np.int64)
             rows = _play(g, hand_nos, rules, pol, seed, voids)
@@ -174,7 +189,7 @@ def _columns(rows, games) -> dict:
     return cols
 
 
-def _frame(cols, rules, pols) -> pd.DataFrame:
+def hands_frame(cols, rules, pols) -> pd.DataFrame:
     """The public table: compact dtypes, a void attempt's penalty and a never-opened seat's
     open_turn missing (``<NA>``) rather than a number that averages in."""
     sched = np.asarray(rules.schedule, np.int16)
@@ -298,14 +313,14 @@ def play_hands(n, hand=1, players=None, policies="greedy", seed=0, rules=None, t
     (True, True)
     """
     n = check_int("n", n, 0)
-    rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
+    rules, pols, pol, seed, threads = setup(players, policies, seed, rules, threads)
     rules.deal(hand)  # validates the hand number
     voids = check_bool("voids", voids)
     check_game_ids(first_game, n)
     check_memory("n", n, rules.players)
     ids = game_ids(first_game, n)
-    cols = _run(ids, [hand], rules, pol, seed, threads, progress, voids)
-    df = _frame(cols, rules, pols)
+    cols = run_games(ids, [hand], rules, pol, seed, threads, progress, voids)
+    df = hands_frame(cols, rules, pols)
     _warn_unfinished(df, "")
     return df
 
@@ -320,13 +335,14 @@ def play_games(n, players=None, policies="greedy", seed=0, rules=None, threads=N
     the game is marked ``complete=False`` with a warning. Parameters as :func:`play_hands`.
     """
     n = check_int("n", n, 0)
-    rules, pols, pol, seed, threads = _setup(players, policies, seed, rules, threads)
+    rules, pols, pol, seed, threads = setup(players, policies, seed, rules, threads)
     voids = check_bool("voids", voids)
     check_game_ids(first_game, n)
     check_memory("n", n, rules.players * rules.hands)
     ids = game_ids(first_game, n)
-    cols = _run(ids, list(range(1, rules.hands + 1)), rules, pol, seed, threads, progress, voids)
-    df = _frame(cols, rules, pols)
+    cols = run_games(ids, list(range(1, rules.hands + 1)), rules, pol, seed, threads, progress,
+                     voids)
+    df = hands_frame(cols, rules, pols)
     _warn_unfinished(df, "; their games are marked complete=False")
     return game_totals(df)
 
@@ -422,7 +438,7 @@ def warm_phases(which: str) -> None:
     from ._kernels import score as SC
 
     which = check_choice("which", which, ("draw", "melds"))
-    rules, _, pol, _, _ = _setup(4, "expert", 0, None, 1)
+    rules, _, pol, _, _ = setup(4, "expert", 0, None, 1)
     rv, t = rules_vector(rules, 1), _E.new_table(4, rules.pack_size)
     deal = _E.Deal(0, 0, 1, 0, 0)
     _E._reset_hand(rv, t, deal)

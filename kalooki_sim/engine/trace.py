@@ -58,7 +58,7 @@ from ..game.cards import card_text
 from ..game.rules import contract_text
 from ._kernels import engine as _E
 from ._kernels import search as _S
-from .play import _setup, rules_vector
+from .play import rules_vector, setup
 
 _NAMES = {
     _E.EV_DEAL: "deal", _E.EV_UPCARD: "upcard", _E.EV_TURN: "turn", _E.EV_TAKE: "take",
@@ -188,7 +188,7 @@ def trace(seed, game=0, hand=1, players=None, policies="greedy", rules=None,
     >>> t.records[0]["event"], t.records[1]["event"]
     ('hand', 'deal')
     """
-    rules, pols, pol, seed, _ = _setup(players, policies, seed, rules, None)
+    rules, pols, pol, seed, _ = setup(players, policies, seed, rules, None)
     game = check_seed(game, "game")
     whole_game = check_bool("whole_game", whole_game)
     if not whole_game:

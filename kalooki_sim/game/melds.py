@@ -258,7 +258,16 @@ def record_cards(rec: np.ndarray, suits_of_group=None) -> list[str]:
     return [card_text(c) for c in nat] + ["JK"] * int(rec[_lk.JOK])
 
 
-def _one_card(card, rules) -> int:
+def one_card(card, rules) -> int:
+    """The code of exactly one card, given as text (``"K♠"``) or an integer code; anything
+    else is refused naming the value and what is allowed.
+
+    Examples
+    --------
+    >>> from kalooki_sim.game.rules import Rules
+    >>> one_card("2♣", Rules()) == one_card(one_card("2♣", Rules()), Rules())
+    True
+    """
     allowed = "exactly one card: text such as 'K♠' or an integer code 0-52"
     if is_int(card):
         card = [card]
@@ -297,7 +306,7 @@ def lay_off(meld, card, own: bool = True, rules=None) -> list[str] | None:
     own = check_bool("own", own)
     rules = as_rules(rules)
     codes = to_codes(meld, rules)
-    c = _one_card(card, rules)
+    c = one_card(card, rules)
     rec = meld_record(codes, owner=_OWNER, rules=rules)
     out = np.zeros_like(rec)
     res = _lk.lay_off_kernel(

@@ -12,8 +12,8 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ..engine._kernels import needed as _nk
-from ..engine._kernels import position as _pos
+from ..engine.kernels import needed as _nk
+from ..engine.kernels import position as _pos
 from ..game.cards import N_CODES, card_text, check_pack, parse_codes
 from ..game.melds import resolve_contract
 from ..game.rules import as_rules

@@ -627,7 +627,8 @@ def make_table(budget=40_000, deals=2000, seed=0, threads=1, hands=range(1, 10),
     return table, games
 
 
-def _main(argv=None):
+def main(argv=None):
+    """``python -m kalooki_sim.players.tuning``: make the tuned call table again (``--help``)."""
     ap = argparse.ArgumentParser(prog="python -m kalooki_sim.tuning",
                                  description="Regenerate kalooki_sim/players/tuned_calls.csv")
     ap.add_argument("--budget", type=int, default=40_000)
@@ -651,4 +652,4 @@ def _main(argv=None):
 
 
 if __name__ == "__main__":
-    _main()
+    main()

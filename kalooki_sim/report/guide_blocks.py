@@ -62,7 +62,7 @@ def search_gap_block(table: pd.DataFrame | None = None) -> str:
     >>> "every take and call" in b and "one is below zero (hand 1)" in b
     True
     """
-    from ..analysis._multiplicity import p_from_ci
+    from ..analysis import p_from_ci
     from .player_words import _p, screened, search_gap_sentence, search_gap_tally
 
     if table is None:

@@ -223,7 +223,9 @@ def provenance(params: dict, command: str = COMMAND) -> dict:
     }
 
 
-def _cpu_model() -> str:
+def cpu_model() -> str:
+    """The processor's model name from ``/proc/cpuinfo`` (the platform's name where there is
+    none), for the machine a measurement was made on."""
     try:
         for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
             if line.lower().startswith("model name"):
@@ -259,7 +261,7 @@ def run_info(secs: dict, cache_warm: bool) -> dict:
 
     return {"wall_seconds": {k: round(float(v), 1) for k, v in secs.items()},
             "threads": int(numba.config.NUMBA_NUM_THREADS),
-            "cpu": _cpu_model(), "cpus": os.cpu_count(),
+            "cpu": cpu_model(), "cpus": os.cpu_count(),
             "numba_cache_warm": bool(cache_warm)}
 
 

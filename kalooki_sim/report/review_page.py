@@ -11,7 +11,7 @@ import html
 
 import pandas as pd
 
-from ..studies.advisor import LEGEND, OBJECTIVES, _contract_text
+from ..studies.advisor import LEGEND, OBJECTIVES, contract_text
 from ..studies.review import RATINGS, VERDICTS, review_total, walk
 
 _CSS = """
@@ -143,7 +143,7 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
         entries = h["entries"]
         is_void = any("void" in n for e in entries if e["kind"] == "end"
                       for n in e.get("notes", []))
-        head = (f"Game {h['game']}, hand {h['hand']} ({_contract_text(h['groups'], h['runs'])})"
+        head = (f"Game {h['game']}, hand {h['hand']} ({contract_text(h['groups'], h['runs'])})"
                 f", attempt {h['attempt']}" + (" — void, dealt again (R13)" if is_void
                                                    else ""))
         out.append(f"<h2>{html.escape(head)}</h2>")

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._lib import is_int, not_allowed
-from ..engine._kernels import history as _H
+from ..engine.kernels import history as _H
 from ..game.cards import JOKER, card_text
-from ..game.melds import _one_card
+from ..game.melds import one_card
 
 #: the actions of a history, for a reader
 ACTIONS = {
@@ -110,7 +110,7 @@ def check_history(history, players, card, discarder, rules):
         if c is None:
             raise ValueError(f"{name}: {act} needs its card, e.g. '{seat}:{act}:7♦'")
         try:
-            code = _one_card(c, rules)
+            code = one_card(c, rules)
         except (TypeError, ValueError) as err:
             raise ValueError(f"{name}: {err}") from None
         if act == "upcard":

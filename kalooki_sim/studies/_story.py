@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..engine._kernels import history as _H
+from ..engine.kernels import history as _H
 from ._history import H_UPCARD
 
 

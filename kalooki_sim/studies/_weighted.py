@@ -9,7 +9,7 @@ import pandas as pd
 from scipy import stats
 
 from .._stats import t_interval, t_pvalue
-from ..engine._kernels import branch as _B
+from ..engine.kernels import branch as _B
 
 RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relative
 SEQ_ALPHA = 0.05  # decide=True: the chance of a false "clearly", spent over the looks

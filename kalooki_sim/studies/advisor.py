@@ -47,9 +47,9 @@ import pandas as pd
 
 from .._lib import check_bool, check_choice, check_int, check_real, progress_bar
 from .._stats import share_text
-from ..engine._kernels import engine as _E
-from ..engine._kernels import history as _H
-from ..engine.play import _setup, _threads, defer_players, rules_vector
+from ..engine.kernels import engine as _E
+from ..engine.kernels import history as _H
+from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..players.needed import cards_needed, outs
 from ._weighted import (  # noqa: F401  (confidence is public here; the rest for the tests)
@@ -62,7 +62,7 @@ from ._weighted import (  # noqa: F401  (confidence is public here; the rest for
     _temper,
     confidence,
 )
-from .situation import _build, _contract_text, _situation  # noqa: F401  (for the tests)
+from .situation import _build, _situation, contract_text  # noqa: F401  (for the tests)
 
 BATCH = 250  # rollouts between checks of the margin and the clock
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
@@ -294,7 +294,7 @@ known, hand_sizes, reshuffled, history
     >>> a.action, a.confidence, a.objective, a.rollouts
     ('take', 'clearly', 'relative', 200)
     """
-    rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
+    rules, pols, pol, seed, threads = setup(defer_players(players, rules), policies, seed,
                                              rules, threads)
     no_search(pols, "advise")
     _kalooki_only(rules)
@@ -302,7 +302,7 @@ known, hand_sizes, reshuffled, history
     sit = _build(hand, card, contract, discarder, stock_left, calls_made, opened, table, seen,
                  known, hand_sizes, reshuffled, history, rules)
     t0 = time.perf_counter()
-    with _threads(threads):
+    with using_threads(threads):
         res, logw, ranks, stopped_by = _play(sit, pol, seed, run)
     return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0)
 

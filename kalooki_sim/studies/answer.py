@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._lib import not_allowed
-from ..engine._kernels import history as _H
-from ..engine.play import _setup, defer_players, rules_vector
+from ..engine import kernels as _K
+from ..engine.kernels import history as _H
+from ..engine.play import defer_players, rules_vector, setup
 from ..engine.policies import Policy, no_search
 from .situation import _situation
 
@@ -36,7 +37,7 @@ def policy_answer(policy, hand, card, contract, *, players=4, discarder=2, stock
     """
     if not isinstance(policy, (str, Policy)):
         raise TypeError(not_allowed("policy", policy, "a preset name or a Policy"))
-    rules, pols, pol, _, _ = _setup(defer_players(players, rules), policy, 0, rules, None)
+    rules, pols, pol, _, _ = setup(defer_players(players, rules), policy, 0, rules, None)
     no_search(pols, "policy_answer")
     if rules.tuluki:
         raise ValueError("rules with tuluki=True are not allowed here: the answer is to a "
@@ -44,12 +45,12 @@ def policy_answer(policy, hand, card, contract, *, players=4, discarder=2, stock
     base, hand_no, _, _, _, _, info = _situation(
         hand, card, contract, players, discarder, stock_left, calls_made, opened, table, seen,
         rules, known=known, hand_sizes=hand_sizes, reshuffled=reshuffled)
-    base.gs[_H.E.GS_STOCK_N] = info["stock_left"]  # the count alone: the cards stay unseen
+    base.gs[_K.engine.GS_STOCK_N] = info["stock_left"]  # the count alone: the cards stay unseen
     disc = base.disc
-    top = int(disc[base.gs[_H.E.GS_DISC_N] - 1])
+    top = int(disc[base.gs[_K.engine.GS_DISC_N] - 1])
     take = info["discarder"] == 1
     rst = np.zeros(2, np.uint64)
-    acts = _H._wants(rules_vector(rules, hand_no), pol, base, 0, top,
+    acts = _K.wants(rules_vector(rules, hand_no), pol, base, 0, top,
                      _H.H_TAKE if take else _H.H_CALL, rst)
     if take:
         return "take" if acts else "draw"

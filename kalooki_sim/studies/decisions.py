@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from .._lib import check_bool, check_choice, check_int, check_real, check_seed, progress_bar
-from ..engine._kernels import branch as _B
-from ..engine._kernels import engine as _E
-from ..engine._kernels import needed as _NK
-from ..engine.play import _setup, _threads, defer_players, rules_vector
+from ..engine.kernels import branch as _B
+from ..engine.kernels import engine as _E
+from ..engine.kernels import needed as _NK
+from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..engine.trace import Trace, hand_records
 from ..game.cards import card_text
@@ -189,7 +189,7 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     """
     n = check_int("n", n, 0)
     first_game = check_int("first_game", first_game, 0, 2**62)
-    rules, pols, pol, seed, threads = _setup(defer_players(players, rules), policies, seed,
+    rules, pols, pol, seed, threads = setup(defer_players(players, rules), policies, seed,
                                              rules, threads)
     no_search(pols, "call_decisions")
     rules.deal(hand)
@@ -199,7 +199,7 @@ def call_decisions(n, hand, players=4, policies="expert", seed=0, rules=None, re
     bar = progress_bar(progress, n, auto_at=200, unit="deal", desc="call decisions")
     parts = []
     step = 64
-    with _threads(threads):
+    with using_threads(threads):
         for b in range(0, n, step):
             g = np.arange(first_game + b, first_game + min(n, b + step), dtype=np.int64)
             parts.append(_block(g, hand, rules, pol, seed, replicas, by_seat, sample))
@@ -229,7 +229,7 @@ def trace_decision(seed, game, hand, turn, seat, act, attempt=0, players=4,
     >>> t.records[-1]["event"] in ("score", "void")
     True
     """
-    rules, pols, pol, seed, _ = _setup(defer_players(players, rules), policies, seed, rules,
+    rules, pols, pol, seed, _ = setup(defer_players(players, rules), policies, seed, rules,
                                        None)
     no_search(pols, "trace_decision")
     game = check_seed(game, "game")

@@ -26,8 +26,8 @@ import pandas as pd
 
 from .._lib import check_bool, check_choice, check_int, progress_bar
 from .._stats import holm_adjust, share_text
-from ..engine._kernels import rng as _R
-from ..engine.play import _setup, _threads
+from ..engine.kernels import rng as _R
+from ..engine.play import setup, using_threads
 from ..engine.policies import no_search
 from ..engine.trace import Trace
 from ._sequential import fresh, run_hand
@@ -502,14 +502,14 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     sequential = check_bool("sequential", sequential)
     objective = check_choice("objective", objective, tuple(OBJECTIVES))
     history = check_bool("history", history)
-    rules, pols, pol, seed, threads = _setup(None, policies, seed, rules, threads)
+    rules, pols, pol, seed, threads = setup(None, policies, seed, rules, threads)
     no_search(pols, "review")
     moments, _ = walk(trace, seat)
     t0 = time.perf_counter()
     bar = progress_bar(progress, len(moments), auto_at=0, unit="decision",
                        desc="kalooki review")
     rows = []
-    with _threads(threads):
+    with using_threads(threads):
         for _, ix in _by_hand(moments):
             rows += _review_hand([moments[i] for i in ix], seat, pol, seed, rules, objective,
                                  history, rollouts, block, hand_rollouts, sequential, bar)

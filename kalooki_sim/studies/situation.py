@@ -16,17 +16,22 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._lib import check_bool, check_int, is_int, not_allowed
-from ..engine._kernels import engine as _E
-from ..engine._kernels import history as _H
-from ..game._kernels import layoff as _L
+from ..engine.kernels import engine as _E
+from ..engine.kernels import history as _H
+from ..engine.kernels import known_row
 from ..game.cards import JOKER, N_CODES, card_text, to_codes_named
-from ..game.melds import _one_card, meld_record, resolve_contract
+from ..game.kernels import layoff as _L
+from ..game.melds import meld_record, one_card, resolve_contract
 from ._history import H_UPCARD, check_history, engine_events
 from ._story import pile_in_seen, read_story
 
 
-def _contract_text(g, r):
-    """``"3 groups + 1 run"``."""
+def contract_text(g, r):
+    """A contract in words: ``g`` groups and ``r`` runs.
+
+    >>> contract_text(3, 1), contract_text(0, 2)
+    ('3 groups + 1 run', '2 runs')
+    """
     parts = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((g, "group"), (r, "run")) if n]
     return " + ".join(parts)
 
@@ -223,7 +228,7 @@ def _opened_have_melds(opened, melds, g, r):
             have = f"{owned[k]} meld{'s' * (owned[k] != 1)}" if owned[k] else "no meld"
             raise ValueError(
                 f"opened: seat {k} has opened, but the table holds {have} of its; an opening "
-                f"lays the whole contract, {_contract_text(g, r)} (R7): give its melds in "
+                f"lays the whole contract, {contract_text(g, r)} (R7): give its melds in "
                 f"table (e.g. table=[({k}, \"Q♠ Q♥ Q♦\"), ...]) or leave seat {k} out of "
                 "opened")
 
@@ -300,7 +305,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
                                      "of the rules' schedule"))
     cards, g, r = rules.deal(hand_no)
     codes = to_codes_named("hand", hand, rules)
-    top = _one_card(card, rules)
+    top = one_card(card, rules)
     discarder = check_int("discarder", discarder, 1, P - 1,
                           why="how many seats to your right the discarder sits (1: you are next)")
     reshuffled = check_bool("reshuffled", reshuffled)
@@ -313,7 +318,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     size = cards + 2 * calls_made  # R9: a call brings the card and a penalty card
     if len(codes) != size:
         raise ValueError(
-            f"hand has {len(codes)} cards; in hand {hand_no} ({_contract_text(g, r)}) a player "
+            f"hand has {len(codes)} cards; in hand {hand_no} ({contract_text(g, r)}) a player "
             f"who has not opened holds the {cards} dealt plus 2 for each call, so {size} with "
             f"calls_made={calls_made} (R2, R9)")
     opened = _seats("opened", opened, P)
@@ -401,7 +406,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     for k, cs in known.items():  # in the hand, known to the table, their ranks marked (R9)
         for c in cs:
             hand_arr[seat[k], c] += 1
-            hand_arr[_E._known_row(hand_arr, seat[k]), c] += 1
+            hand_arr[known_row(hand_arr, seat[k]), c] += 1
             if c != JOKER:
                 ps[seat[k], _E.PS_TOOK] |= 1 << (int(c) % 13 + 1)
     turns = dealt_stock if reshuffled else max(0, dealt_stock - stock_left)
@@ -456,7 +461,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
         dead += list(seen_codes)
     events = _with_passes(events, discarder, top)
     info = dict(hand=[card_text(c) for c in codes], card=card_text(top), hand_no=hand_no,
-                contract=_contract_text(g, r), players=P, discarder=discarder,
+                contract=contract_text(g, r), players=P, discarder=discarder,
                 stock_left=stock_left, calls_made=calls_made, opened=opened,
                 table=[[card_text(x) for x in m[2]] for m in melds],
                 seen=[card_text(c) for c in seen_codes],
@@ -651,9 +656,9 @@ def situation(hand, card, contract, *, players=4, discarder=2, stock_left=None,
     ...
     ValueError: opened: seat 1 has opened, but the table holds no meld of its; ...
     """
-    from ..engine.play import _setup, defer_players
+    from ..engine.play import defer_players, setup
 
-    rules = _setup(defer_players(players, rules), "greedy", 0, rules, None)[0]
+    rules = setup(defer_players(players, rules), "greedy", 0, rules, None)[0]
     return _build(hand, card, contract, discarder, stock_left, calls_made, opened, table,
                   seen, known, hand_sizes, reshuffled, history, rules)
 

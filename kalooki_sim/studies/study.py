@@ -53,7 +53,7 @@ from .._lib import (
     progress_bar,
     resumed_note,
 )
-from ..engine.play import _frame, _run, _setup, check_game_ids, game_totals
+from ..engine.play import check_game_ids, game_totals, hands_frame, run_games, setup
 from ..engine.policies import policy_args as _policy_args
 from ..game.rules import Rules
 from . import runner
@@ -146,7 +146,7 @@ def _check_hands(hand, rules: Rules):
 
 def _spec(games, hand, players, policies, seed, rules, summary_only, first_game, chunk_games):
     games = check_int("games", games, 0)
-    rules, pols, _, seed, _ = _setup(players, policies, seed, rules, None)
+    rules, pols, _, seed, _ = setup(players, policies, seed, rules, None)
     hands = _check_hands(hand, rules)
     check_game_ids(first_game, games, "games")  # every id fits (allocates nothing)
     summary_only = check_bool("summary_only", summary_only)
@@ -171,13 +171,13 @@ def chunk_rows(spec: Spec, first: int, n: int, threads=None) -> pd.DataFrame:
 
     Warnings about hands given up are left to the caller (the aggregates count them).
     """
-    rules, pols, pol, seed, threads = _setup(None, list(spec.policies), spec.seed, spec.rules,
+    rules, pols, pol, seed, threads = setup(None, list(spec.policies), spec.seed, spec.rules,
                                              threads)
     ids = np.arange(first, first + n, dtype=np.int64)
     with _KERNEL_LOCK:
-        cols = _run(ids, spec.hand_numbers(), rules, pol, seed, threads, False)
+        cols = run_games(ids, spec.hand_numbers(), rules, pol, seed, threads, False)
     cols["game"] = cols["game"].astype(spec.game_dtype())
-    df = _frame(cols, rules, pols)
+    df = hands_frame(cols, rules, pols)
     return game_totals(df) if spec.hands is None else df
 
 
@@ -466,7 +466,7 @@ def simulate(games, hand=None, players=None, policies="greedy", seed=0, rules=No
         raise ValueError("resume=True and force=True exclude each other (continue the run in "
                          "out, or delete it and start again); give one")
     if threads is not None:
-        _setup(None, list(spec.policies), spec.seed, spec.rules, threads)  # validates threads
+        setup(None, list(spec.policies), spec.seed, spec.rules, threads)  # validates threads
     if progress is not None:
         progress = check_bool("progress", progress)
     if out is not None and not isinstance(out, (str, os.PathLike)):

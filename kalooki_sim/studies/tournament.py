@@ -95,9 +95,9 @@ def tournament(policies, games, players=4, seed=0, rules=None, threads=None,
     (['call-1', 'greedy', 'never-call'], 1.0)
     """
     if rules is None:
-        from ..engine.play import _seats
+        from ..engine.play import seat_count
 
-        rules = Rules(players=_seats(players))
+        rules = Rules(players=seat_count(players))
     else:
         rules = as_rules(rules)
     P = rules.players

@@ -9,9 +9,9 @@ lay-off kernels) and nothing above.
 
 Every kernel that allocates nothing is compiled without Numba's runtime (``_nrt=False``): with
 it, each call between kernels counts references to every array it passes or slices
-(``NRT_incref`` / ``NRT_decref``, atomic), and once the engine was split into small kernels by
-phase those counts took a third of a greedy turn's time (sampled with gdb on 275862a; the
-split commits 19086c3, f9112a0, c995c5f and 525bfdf each cost 10-19%). Only the kernels that
+(``NRT_incref`` / ``NRT_decref``, atomic), and with the engine split into small kernels by
+phase those counts cost a large share of a turn's time (the measurements are in the
+CHANGELOG). Only the kernels that
 allocate (a table, a block's rows, a branch's stream state) keep the runtime; a kernel without
 it cannot call one that allocates, so such helpers take their state from the caller.
 """
@@ -20,6 +20,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...game._kernels import drop_stale_cache
+from ...game.kernels import drop_stale_cache
 
 drop_stale_cache(Path(__file__).resolve().parent)

@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange, uint64
 
-from ...game._kernels.solver import card_value
+from ...game.kernels import card_value
 from . import engine as E
 from . import needed as NK
 from . import plus as NP

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...game._kernels.solver import card_value
+from ...game.kernels import card_value
 from . import needed as NK
 from . import rng as R
 from .memo import (

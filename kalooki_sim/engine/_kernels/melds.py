@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...game._kernels import layoff as L
+from ...game.kernels import layoff as L
 from . import rng as R
 from .reading import (
     _danger,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...game._kernels import layoff as L
-from ...game._kernels.solver import card_value, solve_kernel
+from ...game.kernels import card_value, solve_kernel
+from ...game.kernels import layoff as L
 from . import needed as NK
 from . import plus as NP
 from .table import (

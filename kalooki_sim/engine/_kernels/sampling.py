@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from ...game._kernels.solver import OPT_COLS, SCRATCH, solve_kernel
+from ...game.kernels import OPT_COLS, SCRATCH, solve_kernel
 from . import rng as R
 
 

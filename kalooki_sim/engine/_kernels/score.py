@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...game._kernels.solver import card_value
+from ...game.kernels import card_value
 from .table import (
     EV_SCORE,
     GS_DOUBLED,

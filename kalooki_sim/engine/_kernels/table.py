@@ -34,8 +34,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ...game._kernels import layoff as L
-from ...game._kernels.solver import OPT_COLS, SCRATCH
+from ...game.kernels import OPT_COLS, SCRATCH
+from ...game.kernels import layoff as L
 from . import needed as NK
 
 #: the meld solver's workspace (:func:`kalooki_sim.game._kernels.solver.solve_kernel`): run

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...game._kernels import layoff as L
+from ...game.kernels import layoff as L
 from . import rng as R
 from .draw import _decide, _draw_stock, _draw_to, _may_call, _wants_call, _wants_card
 from .reading import _from_pile, _known_row, _seen_row
