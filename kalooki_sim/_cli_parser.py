@@ -222,7 +222,8 @@ def advise_situation_flags(p) -> None:
     p.add_argument("--cards", default=None, metavar="CARDS",
                    help='your cards (required), e.g. "K♠ K♥ 7♦"')
     p.add_argument("--hand", dest="hand_cards", default=None, help=argparse.SUPPRESS)
-    p.add_argument("--card", required=True, metavar="CARD", help="the card offered, e.g. 7♥")
+    p.add_argument("--card", default=None, metavar="CARD",
+                   help="the card offered, e.g. 7♥ (required but with --discard)")
     p.add_argument("--contract", type=int, required=True, metavar="H",
                    help="the hand number (its contract)")
     p.add_argument("--discarder", type=int, default=2, metavar="SEAT",
@@ -253,9 +254,19 @@ def advise_situation_flags(p) -> None:
                         "actions discard, pass, take, call, draw), or @FILE, one per line")
 
 
+def advise_discard_flags(p) -> None:
+    """``kalooki advise --discard``: which card to discard, not whether to take one."""
+    p.add_argument("--discard", action="store_true",
+                   help="rank the cards to discard at your turn (R6): --cards holds the card "
+                        "just drawn, --seen the pile as it lies; no --card")
+    p.add_argument("--took", default=None, metavar="CARD",
+                   help="with --discard: the pile's card you took (R9.1) instead of drawing")
+
+
 def advise_flags(p) -> None:
     """``kalooki advise``: the situation, then how the rollouts are played and stopped."""
     advise_situation_flags(p)
+    advise_discard_flags(p)
     p.add_argument("--no-past-turns", action="store_true",
                    help="deal the hidden hands uniformly, without replaying the opponents' "
                         "past turns (the stock left is then not read)")
@@ -330,9 +341,10 @@ SUBCOMMANDS = {
                    "kalooki_sim.call_decisions: every call decision on --deals deals of hand "
                    "--hand, followed both ways on the same cards; a summary per decision "
                    "(--rows: every row)."),
-    "advise": (advise_flags, True, "should I call (or take) this card?",
+    "advise": (advise_flags, True, "should I call (or take) this card? which to discard?",
                "kalooki_sim.advise: rollouts of the position with and without the card; "
-               "prints the recommendation and the table."),
+               "prints the recommendation and the table. --discard: "
+               "kalooki_sim.advise_discard ranks the cards to discard instead."),
     "review": (review_flags, True, "review one seat's take and call decisions",
                "kalooki_sim.review: replay a hand (or a game) as 'kalooki replay' does and "
                "judge every take and call decision of --seat with the advisor, from what the "
