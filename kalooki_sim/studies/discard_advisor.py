@@ -139,15 +139,14 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
 
 
 def _history_top(history):
-    """The card of the history's last discard (or upcard), as given, or None."""
-    if history is None or isinstance(history, str):
-        if isinstance(history, str):
-            for part in reversed(history.replace(";", ",").split(",")):
-                bits = [b.strip() for b in part.split(":")]
-                if len(bits) == 3 and bits[1] in ("discard", "upcard"):
-                    return bits[2]
-        return None
-    for e in reversed(list(history)):
+    """The card of the history's last discard (or upcard) as given, when nobody took or
+    called it since (R9: it lies on the pile); else None."""
+    if isinstance(history, str):
+        history = [[b.strip() for b in part.split(":")]
+                   for part in history.replace(";", ",").split(",") if part.strip()]
+    for e in reversed(list(history or ())):
+        if len(e) >= 2 and e[1] in ("take", "call"):
+            return None
         if len(e) >= 3 and e[1] in ("discard", "upcard"):
             return e[2]
     return None

@@ -26,11 +26,13 @@ from .discard_advisor import discard_block, discard_situation
 from .rating import ERRORS, rating
 
 #: rollouts of a discard's first look, every candidate played (the comparator's choice)
-SELECT = 40
+SELECT = 30
 #: paired rollouts, at most, of the card discarded against its comparator
-DISCARD_ROLLOUTS = 2000
-#: paired rollouts, at most, over the discards of one hand (their own budget)
-DISCARD_HAND_ROLLOUTS = 6000
+DISCARD_ROLLOUTS = 1000
+#: paired rollouts, at most, over the discards of one hand: their own budget, small, so
+#: that the discards add about a tenth to the review's time (measured with
+#: :mod:`.review_measure`: the takes and calls' 40,000 take about ten seconds a hand)
+DISCARD_HAND_ROLLOUTS = 2000
 #: the paired looks' first block (then doubling, :func:`._sequential.schedule`)
 DISCARD_BLOCK = 250
 
@@ -129,16 +131,23 @@ def _situation(m, rules, history):
 def review_discards(moments, seat, pol, seed, rules, objective, history, budget, sequential,
                     bar=None):
     """The review rows of one hand's discards (:data:`.review.COLUMNS`, ``decision``
-    ``"discard"``): the first look picks each comparator, the paired looks share ``budget``
-    (``(cap, hand budget)``) by :func:`._sequential.run_hand`."""
+    ``"discard"``) and how many were left out (a position the situation cannot read): the
+    first look picks each comparator, the paired looks share ``budget`` (``(cap, hand
+    budget)``) by :func:`._sequential.run_hand`."""
     cap, hand_budget = budget
     j = 4 if objective == "relative" else 0
-    picked, sources = [], []
+    picked, sources, skipped = [], [], 0
     for m in moments:
-        sit, cands = _situation(m, rules, history)
-        taken = int(to_codes(m.card)[0])
-        if len(cands) < 2:  # one card to let go: no choice to rate
+        try:
+            sit, cands = _situation(m, rules, history)
+        except ValueError:  # e.g. an empty pile at a draw (its only card called, R9.2)
+            sit, cands = None, ()
+            skipped += 1
+        if len(cands) < 2:  # none read, or one card to let go: no choice to rate
+            if bar is not None:
+                bar.update(1)
             continue
+        taken = int(to_codes(m.card)[0])
         res, logw = discard_block(sit, cands, pol, _seed(seed, m, 7), 0, SELECT)
         w, _, _ = _temper(logw, _ess_floor(len(res)))
         x = res[:, :, j]
@@ -148,12 +157,12 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
         picked.append((m, order[0], comp))
         sources.append(_Pair(sit, np.array([taken, comp], np.int64), pol, _seed(seed, m, 5), j))
     if not sources:
-        return []
+        return [], skipped
     seq, K = run_hand(sources, block=min(DISCARD_BLOCK, cap), cap=cap, budget=hand_budget,
                       sequential=sequential,
                       on_stop=(lambda i: bar.update(1)) if bar is not None else None)
     return [_row(m, first, comp, src, q, K, seat, objective)
-            for (m, first, comp), src, q in zip(picked, sources, seq, strict=True)]
+            for (m, first, comp), src, q in zip(picked, sources, seq, strict=True)], skipped
 
 
 def _row(m, first_best, comp, src, q, K, seat, objective):
