@@ -345,10 +345,11 @@ SUBCOMMANDS = {
                "kalooki_sim.advise: rollouts of the position with and without the card; "
                "prints the recommendation and the table. --discard: "
                "kalooki_sim.advise_discard ranks the cards to discard instead."),
-    "review": (review_flags, True, "review one seat's take and call decisions",
+    "review": (review_flags, True, "review one seat's takes, calls and discards",
                "kalooki_sim.review: replay a hand (or a game) as 'kalooki replay' does and "
-               "judge every take and call decision of --seat with the advisor, from what the "
-               "seat knew then; --out writes the hand's timeline as an HTML page."),
+               "judge every take and call decision of --seat, and each discard before it "
+               "opened, with the advisor, from what the seat knew then; --out writes the "
+               "hand's timeline as an HTML page."),
     "serve": (add_serve, False, "the advisor, the review and the chart in a browser",
               "A local web app (http://127.0.0.1:8052/): the Advise, Review and Chart pages "
               "over the Python API (the same as 'make serve'); Ctrl-C stops it."),
@@ -418,8 +419,9 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
   kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
   kalooki review --seed 1 --hand 6 --seat 2 --policies expert,greedy,greedy,greedy --csv
 
-how long (measured on 2 cores shared with other work, 2026-12-02): hand 9 of --seed 1 (14
-decisions of seat 0, one deal) took 15 s at 200 rollouts per decision.""",
+how long (measured on 2 cores shared with other work, 2026-12-05): hand 9 of --seed 1 (18
+decisions of seat 0, 4 of them discards, one deal) took 10 s at 200 rollouts per take or call
+(the discards have a budget of their own).""",
     "report": """examples:
   kalooki report                 # executes the notebooks and writes reports/ (minutes)
   kalooki report --tiny --out /tmp/report""",
