@@ -76,6 +76,8 @@ def test_candidates_are_paired_the_same_rollout_whatever_the_other_candidates():
     (dict(hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣"), "plus the card drawn at its discard"),
     (dict(hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣ 1X"), "hand"),
     (dict(took="7♣"), "took='7♣' is not allowed"),
+    (dict(hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 9♦", took="9♦"),
+     "hand has 9 cards.* plus the card taken, so 10"),
     (dict(seen=""), "seen is empty"),
     (dict(objective="points"), "objective"),
 ])

@@ -18,6 +18,7 @@ candidates' paired differences rank them, each with its 95% interval.
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
 from dataclasses import dataclass, field, replace
@@ -104,9 +105,16 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
                              "hand, which holds none")
         rest = list(codes)
         rest.remove(x)
-        sit = _build([card_text(c) for c in rest], card_text(x), contract, 1, stock_left,
-                     calls_made, opened, table, [card_text(c) for c in seen_codes], known,
-                     hand_sizes, reshuffled, history, rules)
+        try:
+            sit = _build([card_text(c) for c in rest], card_text(x), contract, 1, stock_left,
+                         calls_made, opened, table, [card_text(c) for c in seen_codes], known,
+                         hand_sizes, reshuffled, history, rules)
+        except ValueError as e:  # the hand's size as the player counts it: with the card
+            m = re.match(r"hand has (\d+) cards(.*) so (\d+) with(.*)", str(e))
+            if m is None:
+                raise
+            raise ValueError(f"hand has {int(m[1]) + 1} cards{m[2]} plus the card taken, so "
+                             f"{int(m[3]) + 1} with{m[4]}") from None
     else:
         top = seen_codes.pop() if seen_codes else _history_top(history)
         if top is None:
