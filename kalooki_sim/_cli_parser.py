@@ -409,7 +409,9 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
   kalooki advise --cards "..." --card 7♥ --contract 6 --known "1:7♠ 7♦" --known "3:2♣" \\
       --hand-sizes 1:15 --objective penalty
   kalooki advise --cards "..." --card 7♥ --contract 6 --discarder 2 \\
-      --history "3:discard:7♦, 2:pass:7♦, 2:draw, 2:discard:7♥"   # or --history @events.txt""",
+      --history "3:discard:7♦, 2:pass:7♦, 2:draw, 2:discard:7♥"   # or --history @events.txt
+  kalooki advise --discard --cards "K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣ 9♦" --contract 1 --seen 5♣
+      # which card to let go: --cards holds the card just drawn, --seen the pile (top last)""",
     "serve": """examples:
   kalooki serve                      # then open http://127.0.0.1:8052/
   kalooki serve --port 9000 --open   # another port, and open the browser""",

@@ -4,6 +4,8 @@ review's discard rows."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -97,6 +99,23 @@ def test_R9_1_a_taken_card_comes_off_the_pile_into_the_hand():
     assert base.hand[E._known_row(base.hand, 0), nine] == 1  # the table saw the take
     assert base.gs[E.GS_LIVE] == 0 and base.gs[E.GS_CUR] == 0
     assert len(sit.hand) == 10 and nine in cands
+
+
+def test_R9_the_history_up_to_the_offer_or_with_your_own_pass_and_draw_reads_the_same():
+    h = [(3, "discard", "9♣"), (2, "draw"), (2, "discard", "8♦"), (1, "draw"),
+         (1, "discard", "5♣")]
+    kw = dict(hand=GROUPS["hand"], contract=1, rollouts=40, policies="greedy", seed=3)
+    with warnings.catch_warnings():  # a collapse of the weights is not what is tested here
+        warnings.simplefilter("ignore", RuntimeWarning)
+        a = ks.advise_discard(**kw, history=h)
+        b = ks.advise_discard(**kw, history=h + [(0, "pass", "5♣"), (0, "draw")])
+        c = ks.advise_discard(**kw, history="3:discard:9♣, 2:draw, 2:discard:8♦, 1:draw, "
+                                            "1:discard:5♣, 0:pass:5♣, 0:draw")
+    # the history's discards nobody took are the pile; the stock less the draws and yours
+    assert a.situation["seen"] == ["9♣", "8♦"] and a.situation["card"] == "5♣"
+    assert a.situation["stock_left"] == 108 - 4 * 9 - 1 - 3
+    pd.testing.assert_frame_equal(a.table, b.table)
+    pd.testing.assert_frame_equal(a.table, c.table)
 
 
 # -- the engine's forced discard against a slow readable twin of the turn ----------------------

@@ -56,7 +56,8 @@ class DiscardAdvice:
     best's ``vs_best`` interval excludes 0), ``"equal"`` (it lies inside ±2 points) or
     ``"unsure"``; ``recommendation``: the sentence. ``rollouts``, ``stopped_by``
     (``"rollouts"``, ``"margin"``, ``"time_limit"``, ``"decided"``), ``seconds``,
-    ``situation`` (the position as read), ``objective``, ``ess``, ``history_strength``,
+    ``situation`` (the position as read; its ``card``: the pile's top you passed on, or
+    the card you took), ``objective``, ``ess``, ``history_strength``,
     ``fallback``, ``history_events``: as :class:`~kalooki_sim.studies.advisor.Advice`.
     """
 
@@ -98,6 +99,7 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
     the stock (``took=None``: the hand holds the drawn card) or ``took`` taken (R9.1)."""
     codes = to_codes_named("hand", hand, rules)
     seen_codes = list(to_codes_named("seen", seen, rules))
+    history = _before_own_turn(history)
     if took is not None:
         x = _one_card(took, rules)
         if x not in codes:
@@ -144,6 +146,23 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
                   card=card_text(x) if took is not None else sit.card,
                   rollout=sit.rollout._replace(base=base))
     return sit, cands
+
+
+def _before_own_turn(history):
+    """The history without its trailing events of your own turn (seat 0's pass on the offer,
+    its draw or take, R6.1, R9.1): the position is read from the offer before it."""
+    if isinstance(history, str) and not history.lstrip().startswith("@"):
+        history = [tuple(b.strip() for b in part.split(":"))
+                   for part in history.replace(";", ",").split(",") if part.strip()]
+        history = [(int(e[0]) if e[0].lstrip("-").isdigit() else e[0], *e[1:])
+                   for e in history]
+    if history is None or isinstance(history, str):
+        return history
+    out = list(history)
+    while out and len(out[-1]) >= 2 and str(out[-1][0]).strip() == "0" and str(
+            out[-1][1]).strip() in ("pass", "draw", "take"):
+        out.pop()
+    return out
 
 
 def _history_top(history):
