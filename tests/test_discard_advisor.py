@@ -244,3 +244,17 @@ def test_the_review_page_shows_the_discard_rows():
     for v in ("good", "mistake", "close"):
         n = int((r["verdict"] == v).sum())
         assert page.count(f'<span class="v {v}">{v}</span>') == n
+
+
+def test_R12_the_discard_that_goes_out_is_decided_and_the_budget_stops_early():
+    # three complete groups (contract 1, R3) and a lone 2♣: letting it go keeps them, so the
+    # seat opens at its next turn and nearly always goes out first (R7, R12)
+    kw = dict(hand="K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", contract=1, seen="5♣",
+              policies="greedy", seed=4)
+    a = ks.advise_discard(**kw, rollouts=1000, decide=True)
+    assert a.best == "2♣" and a.verdict == "decided" and a.stopped_by == "decided"
+    assert a.rollouts == 250 and a.table["out"].iat[0] > 0.95 > a.table["out"].iat[1]
+    assert "Discard 2♣ (decided" in a.recommendation
+    b = ks.advise_discard(**kw, rollouts=1000, margin=100.0)
+    assert b.stopped_by == "margin" and b.rollouts == 250
+    pd.testing.assert_frame_equal(a.table, b.table)  # the same first 250 rollouts
