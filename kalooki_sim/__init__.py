@@ -28,6 +28,7 @@ from .players.tuning import tune_calls, tuned_policy
 from .studies.advisor import Advice, advise
 from .studies.answer import policy_answer
 from .studies.decisions import call_decisions, trace_decision
+from .studies.discard_advisor import DiscardAdvice, advise_discard
 from .studies.record import read_record, review_record, write_record
 from .studies.review import review, review_total
 from .studies.situation import Situation, situation
@@ -36,6 +37,7 @@ from .studies.tournament import tournament
 
 __all__ = [
     "Advice",
+    "DiscardAdvice",
     "JAMAICAN_SCHEDULE",
     "JOKER",
     "PENALTY",
@@ -48,6 +50,7 @@ __all__ = [
     "can_lay_off",
     "cards_needed",
     "advise",
+    "advise_discard",
     "call_decisions",
     "card_text",
     "lay_off",

@@ -222,7 +222,8 @@ def advise_situation_flags(p) -> None:
     p.add_argument("--cards", default=None, metavar="CARDS",
                    help='your cards (required), e.g. "K♠ K♥ 7♦"')
     p.add_argument("--hand", dest="hand_cards", default=None, help=argparse.SUPPRESS)
-    p.add_argument("--card", required=True, metavar="CARD", help="the card offered, e.g. 7♥")
+    p.add_argument("--card", default=None, metavar="CARD",
+                   help="the card offered, e.g. 7♥ (required but with --discard)")
     p.add_argument("--contract", type=int, required=True, metavar="H",
                    help="the hand number (its contract)")
     p.add_argument("--discarder", type=int, default=2, metavar="SEAT",
@@ -253,9 +254,19 @@ def advise_situation_flags(p) -> None:
                         "actions discard, pass, take, call, draw), or @FILE, one per line")
 
 
+def advise_discard_flags(p) -> None:
+    """``kalooki advise --discard``: which card to discard, not whether to take one."""
+    p.add_argument("--discard", action="store_true",
+                   help="rank the cards to discard at your turn (R6): --cards holds the card "
+                        "just drawn, --seen the pile as it lies; no --card")
+    p.add_argument("--took", default=None, metavar="CARD",
+                   help="with --discard: the pile's card you took (R9.1) instead of drawing")
+
+
 def advise_flags(p) -> None:
     """``kalooki advise``: the situation, then how the rollouts are played and stopped."""
     advise_situation_flags(p)
+    advise_discard_flags(p)
     p.add_argument("--no-past-turns", action="store_true",
                    help="deal the hidden hands uniformly, without replaying the opponents' "
                         "past turns (the stock left is then not read)")
@@ -330,13 +341,15 @@ SUBCOMMANDS = {
                    "kalooki_sim.call_decisions: every call decision on --deals deals of hand "
                    "--hand, followed both ways on the same cards; a summary per decision "
                    "(--rows: every row)."),
-    "advise": (advise_flags, True, "should I call (or take) this card?",
+    "advise": (advise_flags, True, "should I call (or take) this card? which to discard?",
                "kalooki_sim.advise: rollouts of the position with and without the card; "
-               "prints the recommendation and the table."),
-    "review": (review_flags, True, "review one seat's take and call decisions",
+               "prints the recommendation and the table. --discard: "
+               "kalooki_sim.advise_discard ranks the cards to discard instead."),
+    "review": (review_flags, True, "review one seat's takes, calls and discards",
                "kalooki_sim.review: replay a hand (or a game) as 'kalooki replay' does and "
-               "judge every take and call decision of --seat with the advisor, from what the "
-               "seat knew then; --out writes the hand's timeline as an HTML page."),
+               "judge every take and call decision of --seat, and each discard before it "
+               "opened, with the advisor, from what the seat knew then; --out writes the "
+               "hand's timeline as an HTML page."),
     "serve": (add_serve, False, "the advisor, the review and the chart in a browser",
               "A local web app (http://127.0.0.1:8052/): the Advise, Review and Chart pages "
               "over the Python API (the same as 'make serve'); Ctrl-C stops it."),
@@ -396,7 +409,9 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
   kalooki advise --cards "..." --card 7♥ --contract 6 --known "1:7♠ 7♦" --known "3:2♣" \\
       --hand-sizes 1:15 --objective penalty
   kalooki advise --cards "..." --card 7♥ --contract 6 --discarder 2 \\
-      --history "3:discard:7♦, 2:pass:7♦, 2:draw, 2:discard:7♥"   # or --history @events.txt""",
+      --history "3:discard:7♦, 2:pass:7♦, 2:draw, 2:discard:7♥"   # or --history @events.txt
+  kalooki advise --discard --cards "K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣ 9♦" --contract 1 --seen 5♣
+      # which card to let go: --cards holds the card just drawn, --seen the pile (top last)""",
     "serve": """examples:
   kalooki serve                      # then open http://127.0.0.1:8052/
   kalooki serve --port 9000 --open   # another port, and open the browser""",
@@ -406,8 +421,9 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
   kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
   kalooki review --seed 1 --hand 6 --seat 2 --policies expert,greedy,greedy,greedy --csv
 
-how long (measured on 2 cores shared with other work, 2026-12-02): hand 9 of --seed 1 (14
-decisions of seat 0, one deal) took 15 s at 200 rollouts per decision.""",
+how long (measured on 2 cores shared with other work, 2026-12-05): hand 9 of --seed 1 (18
+decisions of seat 0, 4 of them discards, one deal) took 10 s at 200 rollouts per take or call
+(the discards have a budget of their own).""",
     "report": """examples:
   kalooki report                 # executes the notebooks and writes reports/ (minutes)
   kalooki report --tiny --out /tmp/report""",

@@ -306,6 +306,14 @@ def cmd_advise(args) -> int:
     if args.cards is None:
         raise UsageError('--cards is required: your cards, e.g. --cards "K♠ K♥ 7♦ 7♣ 2♥"')
     hand = _cards("cards", args.cards)
+    if args.discard:
+        return _advise_discard(args, hand)
+    if args.took is not None:
+        raise UsageError("--took is allowed only with --discard (the card you took before "
+                         "discarding)")
+    if args.card is None:
+        raise UsageError("--card is required: the card offered, e.g. --card 7♥ (or --discard "
+                         "to rank the cards to discard)")
     card = _cards("card", args.card)
     if len(card) != 1:
         raise UsageError(f"--card {args.card!r} is not allowed; give one card, e.g. 7♥")
@@ -325,6 +333,29 @@ def cmd_advise(args) -> int:
         print(a)
         return 0
     _show(advice_table(a), args)
+    return 0
+
+
+def _advise_discard(args, hand) -> int:
+    """``kalooki advise --discard``: the candidates ranked, with intervals, and the sentence."""
+    if args.card is not None:
+        raise UsageError("--card is not allowed with --discard: the discard is chosen from "
+                         "--cards (give --took if you took the pile's card)")
+    table = [_cards("table", m) for m in args.table.split(";") if m.strip()] if args.table else []
+    a = _api("advise_discard")(
+        " ".join(hand), args.contract, took=args.took, players=args.rule_players or 4,
+        stock_left=args.stock_left, calls_made=args.calls_made,
+        opened=tuple(args.opened or ()), table=tuple(table),
+        seen=tuple(_cards("seen", args.seen)) if args.seen else (), known=args.known,
+        hand_sizes=args.hand_sizes, reshuffled=args.reshuffled, history=args.history,
+        past_turns=not args.no_past_turns, objective=args.objective,
+        policies=_policies(args.policies), rollouts=args.rollouts, margin=args.margin,
+        time_limit=args.time_limit, decide=args.decide, seed=args.seed, rules=rules_from(args),
+        progress=_progress(args))
+    if args.csv is None:
+        print(a)
+    else:
+        _show(a.table, args)
     return 0
 
 

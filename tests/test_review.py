@@ -122,7 +122,7 @@ def test_R12_the_timeline_ends_with_the_seats_score(hand6):
 
 
 def test_review_table_has_a_row_per_decision_and_its_verdict_follows_the_interval(hand6):
-    r = ks.review(hand6, 2, rollouts=40, policies="greedy", seed=1)
+    r = ks.review(hand6, 2, rollouts=40, policies="greedy", seed=1, discards=False)
     moments, _ = walk(hand6, 2)
     assert len(r) == len(moments) > 0
     for col in ("turn", "decision", "card", "action", "value_act", "value_pass", "d_value",
@@ -158,7 +158,7 @@ def test_review_table_has_a_row_per_decision_and_its_verdict_follows_the_interva
 
 
 def test_each_decision_has_its_reason_in_words(hand6):
-    r = ks.review(hand6, 2, rollouts=20, policies="greedy", seed=2)
+    r = ks.review(hand6, 2, rollouts=20, policies="greedy", seed=2, discards=False)
     for row in r.itertuples(index=False):
         nb = "-" if pd.isna(row.needed_before) else str(row.needed_before)
         assert row.reason.startswith(f"cards needed {nb} -> ")
@@ -178,8 +178,9 @@ def test_V1_R3_a_seven_player_trace_with_a_three_copy_group_is_reviewed():
 
 
 def test_R9_the_review_reads_the_hands_history_into_the_samples(hand6):
-    with_h = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1)
-    without = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1, history=False)
+    kw = dict(rollouts=60, policies="greedy", seed=1, discards=False)  # the takes and calls
+    with_h = ks.review(hand6, 2, **kw)
+    without = ks.review(hand6, 2, **kw, history=False)
     assert (without["ess"] == 60).all() or (without["history_strength"] == 1).all()
     assert (with_h["ess"] <= 60 + 1e-9).all() and (with_h["history_strength"] <= 1).all()
     assert (with_h["ess"] < without["ess"]).any()
@@ -393,8 +394,8 @@ def test_R12_the_equal_band_is_the_call_charts():
 
 @pytest.fixture(scope="module")
 def seq6(hand6):
-    return ks.review(hand6, 1, rollouts=800, block=50, hand_rollouts=3000, policies="greedy",
-                     seed=3)
+    return ks.review(hand6, 1, rollouts=800, block=50, hand_rollouts=3000, discards=False,
+                     policies="greedy", seed=3)
 
 
 def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6):
@@ -451,7 +452,8 @@ def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6
 
 def test_C3_the_sequential_review_is_the_same_for_the_same_seed_on_one_or_two_threads(hand6,
                                                                                        seq6):
-    kw = dict(rollouts=800, block=50, hand_rollouts=3000, policies="greedy", seed=3)
+    kw = dict(rollouts=800, block=50, hand_rollouts=3000, discards=False, policies="greedy",
+              seed=3)
     one = ks.review(hand6, 1, threads=1, **kw)
     two = ks.review(hand6, 1, threads=2, **kw)
     for r in (one, two):
@@ -466,9 +468,10 @@ def test_a_single_look_is_the_fixed_size_review_and_the_advisors_answer(hand6):
     rollouts (the first ``n`` rollouts of a decision are the same whatever the budget)."""
     from kalooki_sim.studies.review import _seed_of
 
-    r = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1, history=False)
+    r = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1, history=False,
+                  discards=False)
     fixed = ks.review(hand6, 2, rollouts=60, block=10, sequential=False, policies="greedy",
-                      seed=1, history=False)
+                      seed=1, history=False, discards=False)
     pd.testing.assert_frame_equal(r.drop(columns="stopped_by"),
                                   fixed.drop(columns="stopped_by"))
     assert (fixed["stopped_by"] == "rollouts").all()

@@ -77,6 +77,18 @@ def _decision_text(row) -> str:
             f'<span class="note">{html.escape(row["reason"])}</span>')
 
 
+def _discard_text(row) -> str:
+    """One discard in words (R6.3): the card let go against its comparator, the values and
+    the verdict (:mod:`kalooki_sim.studies.review_discard`)."""
+    d, lo, hi = row["d_value"], row["d_value_lo"], row["d_value_hi"]
+    return (f'<span class="v {row["verdict"]}">{row["verdict"]}</span> '
+            f"discard: you let {_card(row['card'])} go; against {_card(row['compared'])}: "
+            f"{row['value_act']:+.1f} vs {row['value_pass']:+.1f} points; difference {d:+.1f} "
+            f"[{lo:+.1f}, {hi:+.1f}], p {row['p_value']:.3f}, after Holm "
+            f"{row['p_holm']:.3f}; {html.escape(str(row['rating']))}<br>"
+            f'<span class="note">{html.escape(row["reason"])}</span>')
+
+
 def _na(v) -> str:
     return "—" if v is None or pd.isna(v) else str(int(v))
 
@@ -118,12 +130,16 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
     _, timeline = walk(trace, seat)
     objective = table["objective"].iat[0] if len(table) else "relative"
     counts = table["verdict"].value_counts() if len(table) else pd.Series(dtype=int)
-    rows = list(table.itertuples(index=False))
+    rows = [r for r in table.itertuples(index=False) if r.decision != "discard"]
+    discards = {(r.game, r.hand, r.attempt, r.turn): r for r in table.itertuples(index=False)
+                if r.decision == "discard"}
+    n_disc = len(discards)
     out = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
            f"<title>{html.escape(title or f'Review of seat {seat}')}</title>"
            f"<style>{_CSS}</style></head><body>",
            f"<h1>{html.escape(title or f'Review of seat {seat}')}</h1>",
-           f"<p class='lead'>{len(table)} take and call decisions of seat {seat}: "
+           f"<p class='lead'>{len(rows)} take and call decisions"
+           + (f" and {n_disc} discards" if n_disc else "") + f" of seat {seat}: "
            + ", ".join(f"<span class='v {v}'>{counts.get(v, 0)} {v}</span>"
                        for v in ("good", "close", "mistake"))
            + f". Each was replayed {int(table['rollouts'].max()) if len(table) else 0:,} times "
@@ -155,8 +171,14 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
                    "<th>what happened</th><th>your cards after</th><th>decision</th></tr>"
                    "</thead><tbody>")
         for e in entries:
-            notes = "<br>".join(_decision_text(rows[i]._asdict()) for i in e["decisions"])
+            notes = [_decision_text(rows[i]._asdict()) for i in e["decisions"]]
             bad = any(rows[i].verdict == "mistake" for i in e["decisions"])
+            d = (discards.get((h["game"], h["hand"], h["attempt"], e["turn"]))
+                 if e["kind"] == "turn" else None)
+            if d is not None:
+                notes.append(_discard_text(d._asdict()))
+                bad = bad or d.verdict == "mistake"
+            notes = "<br>".join(notes)
             cls = " class='bad'" if bad else " class='offer'" if e["kind"] == "offer" else ""
             turn = ("deal" if e["kind"] == "deal" else "end" if e["kind"] == "end" else
                     f"{e['turn']}" + (f" (your turn {e['own_turn']})"
@@ -190,7 +212,8 @@ def _decisions_table(table) -> str:
             "rating"]
     out = ["<table><caption>Every decision: the objective's expected value of acting (take or "
            "call) and of not (draw or pass), points, lower is better; cards needed and outs "
-           "before → with the card</caption><thead><tr>"
+           "before → with the card; at a discard, the card let go (act) against its "
+           "comparator (not act)</caption><thead><tr>"
            + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for r in table.itertuples(index=False):
         adv = "unsure" if r.advice == "unsure" else f"{r.advice} ({r.confidence})"

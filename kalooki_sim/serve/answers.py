@@ -122,12 +122,13 @@ def review_answer(args: dict) -> dict:
                          msg) from None
     lines = []
     if "record" in args:
-        from kalooki_sim.studies.record import decision_lines
+        from kalooki_sim.studies.record import review_lines
 
-        lines = decision_lines(t, seat)
+        lines = review_lines(t, seat, df)
     rows, lost = [], 0.0
     for i, r in enumerate(df.to_dict("records")):
-        did = r["value_act"] if r["action"] in ("take", "call") else r["value_pass"]
+        did = (r["value_act"] if r["action"] in ("take", "call", "discard")
+               else r["value_pass"])
         best = min(r["value_act"], r["value_pass"])
         if r["verdict"] == "mistake":
             lost += did - best

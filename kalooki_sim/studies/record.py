@@ -308,6 +308,20 @@ def decision_lines(trace, seat) -> list[int]:
                                            and r["as"] in ("take", "call")))]
 
 
+def discard_lines(trace, seat) -> dict:
+    """The record line of each discard of ``seat`` (R6.3), by ``(game, hand, attempt, turn)``
+    (the table turn, counted per hand attempt as the review counts it)."""
+    out, key, turn = {}, None, 0
+    for r in trace.records:
+        if r["event"] == "hand":
+            key, turn = (r["game"], r["hand"], r["attempt"]), 0
+        elif r["event"] == "turn":
+            turn += 1
+        elif r["event"] == "discard" and r["seat"] == seat and key is not None:
+            out[(*key, turn)] = r.get("line", 0)
+    return out
+
+
 def check_record(record) -> Trace:
     """:func:`record_trace`, and every decision's situation checked as the advisor checks
     it (:func:`~kalooki_sim.situation`: the cards counted once, the stock, the melds, R1, R7,
@@ -362,7 +376,8 @@ def review_record(record, *, rollouts=200, objective="relative", policies="exper
     -------
     pandas.DataFrame
         :func:`~kalooki_sim.review`'s table, one row per decision, with ``line``: the
-        record's line of the decision (the line that followed it, for a pass).
+        record's line of the decision (the line that followed it, for a pass; the discard's
+        own line, for a discard).
 
     Raises
     ------
@@ -382,8 +397,19 @@ def review_record(record, *, rollouts=200, objective="relative", policies="exper
     t = check_record(record)
     df = review(t, t.record_seat, rollouts=rollouts, objective=objective, policies=policies,
                 seed=seed, history=history, threads=threads, progress=progress)
-    df.insert(0, "line", decision_lines(t, t.record_seat))
+    df.insert(0, "line", review_lines(t, t.record_seat, df))
     return df
+
+
+def review_lines(trace, seat, table) -> list[int]:
+    """The record line of each row of the review ``table`` of ``seat`` in ``trace``: the
+    take and call decisions' (:func:`decision_lines`, in order) and the discards'
+    (:func:`discard_lines`)."""
+    calls = iter(decision_lines(trace, seat))
+    discards = discard_lines(trace, seat)
+    return [discards[(g, h, a, n)] if d == "discard" else next(calls)
+            for g, h, a, n, d in zip(table["game"], table["hand"], table["attempt"],
+                                     table["turn"], table["decision"], strict=True)]
 
 
 # -- writing ------------------------------------------------------------------------------

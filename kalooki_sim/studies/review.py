@@ -34,6 +34,12 @@ from ._sequential import fresh, run_hand
 from ._weighted import RC
 from .advisor import OBJECTIVES, _advice, _block, _Run
 from .rating import BLUNDER, ERRORS, MISTAKE, RATINGS, rating, review_total  # noqa: F401
+from .review_discard import (
+    DISCARD_HAND_ROLLOUTS,
+    DISCARD_ROLLOUTS,
+    discard_moments,
+    review_discards,
+)
 from .situation import _build
 
 #: verdicts, for a reader (read over the hand's decisions with Holm's adjustment)
@@ -367,9 +373,11 @@ class _Source:
 
 def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_ROLLOUTS,
            sequential=True, objective="relative", policies="expert", seed=0, history=True,
-           threads=None, progress=False) -> pd.DataFrame:
-    """Every take and call decision of ``seat`` in a traced hand (or game), judged and rated
-    (R9).
+           discards=True, discard_rollouts=DISCARD_ROLLOUTS,
+           discard_hand_rollouts=DISCARD_HAND_ROLLOUTS, threads=None,
+           progress=False) -> pd.DataFrame:
+    """Every take and call decision (R9) and every discard before opening (R6.3) of ``seat``
+    in a traced hand (or game), judged and rated.
 
     At each decision the seat's knowledge at that moment (its hand; what each opponent took or
     called and has not laid down or discarded; the pile, the table, the hand sizes, the
@@ -421,6 +429,16 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
         ``history``), so the sampled hands are weighted by what the opponents did (default);
         ``False``: only the situation (the weights' collapse is then never an issue). The
         columns ``ess`` and ``history_strength`` say how much was read.
+    discards : bool
+        Also rate each discard the seat made before it opened (default): the discard advisor
+        (:func:`~kalooki_sim.advise_discard`) picks a comparator on a first look at every
+        card, then the card discarded and the comparator are played paired in the same looks
+        (:mod:`.review_discard`).
+    discard_rollouts, discard_hand_rollouts : int
+        The discards' own budget: the most paired rollouts per discard, and over one hand's
+        discards (each rollout plays the hand on twice; the first look adds 30 rollouts of
+        every card per discard): 1,000 and 2,000, a small budget of their own, so that the
+        discards add about a tenth to the review's time.
     threads : int, optional
         Numba threads (default: all).
     progress : bool, optional
@@ -431,7 +449,9 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     pandas.DataFrame
         One row per decision, in play order: ``game, hand, attempt, turn`` (the table turn of
         the offer), ``seat``, ``decision`` (``take``: the seat is next, R9.1; ``call``: out of
-        turn, R9.2), ``card``, ``discarder`` (the seat that discarded it), ``stock_left``,
+        turn, R9.2; ``discard``: the seat's discard, R6.3, its act the card discarded and its
+        pass the comparator ``compared``, the first look's best ``first_look_best``),
+        ``card``, ``discarder`` (the seat that discarded it), ``stock_left``,
         ``cards_held`` (the seat's cards then), ``needed_before, needed_after, outs_before,
         outs_after`` (cards still needed without and with the card, copies still to come
         that cut it), ``action`` (what the seat did: take/draw or call/pass), ``value_act`` and
@@ -463,7 +483,8 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
         double (R12) each way; ``reason``: cards needed and outs before -> after and those
         chances, in words; ``ess``, ``history_strength``: the advisor's effective sample size
         and the strength the history was read at (:class:`~kalooki_sim.studies.advisor.Advice`).
-        ``attrs["seconds"]``: the review's time.
+        ``attrs["seconds"]``: the review's time; ``attrs["discards_left_out"]``: discards
+        whose position the situation could not read (an empty pile at a draw), not rated.
 
     Raises
     ------
@@ -502,19 +523,34 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     sequential = check_bool("sequential", sequential)
     objective = check_choice("objective", objective, tuple(OBJECTIVES))
     history = check_bool("history", history)
+    discards = check_bool("discards", discards)
+    d_budget = (check_int("discard_rollouts", discard_rollouts, 2, 10_000_000),
+                check_int("discard_hand_rollouts", discard_hand_rollouts, 2, None,
+                          why="the most paired rollouts over one hand's discards"))
     rules, pols, pol, seed, threads = setup(None, policies, seed, rules, threads)
     no_search(pols, "review")
     moments, _ = walk(trace, seat)
+    dms = discard_moments(trace, seat, _Reader) if discards else []
     t0 = time.perf_counter()
-    bar = progress_bar(progress, len(moments), auto_at=0, unit="decision",
+    bar = progress_bar(progress, len(moments) + len(dms), auto_at=0, unit="decision",
                        desc="kalooki review")
-    rows = []
+    rows, skipped = [], 0
     with using_threads(threads):
-        for _, ix in _by_hand(moments):
-            rows += _review_hand([moments[i] for i in ix], seat, pol, seed, rules, objective,
-                                 history, rollouts, block, hand_rollouts, sequential, bar)
+        for _, ix in _by_hand(moments + dms):
+            ms = [(moments + dms)[i] for i in ix]
+            rows += _review_hand([m for m in ms if isinstance(m, _Moment)], seat, pol, seed,
+                                 rules, objective, history, rollouts, block, hand_rollouts,
+                                 sequential, bar)
+            more, n = review_discards([m for m in ms if not isinstance(m, _Moment)], seat,
+                                      pol, seed, rules, objective, history, d_budget,
+                                      sequential, bar)
+            rows, skipped = rows + more, skipped + n
     bar.close()
-    return _table(rows, time.perf_counter() - t0)
+    rows.sort(key=lambda r: (r["game"], r["hand"], r["attempt"], r["turn"],
+                             r["decision"] == "discard"))
+    df = _table(rows, time.perf_counter() - t0)
+    df.attrs["discards_left_out"] = skipped
+    return df
 
 
 def _by_hand(moments):
@@ -586,22 +622,23 @@ COLUMNS = ["game", "hand", "attempt", "turn", "seat", "decision", "card", "disca
            "doubled_pass", "advice", "confidence", "verdict", "verdict_95", "best", "lost",
            "lost_lo", "lost_hi", "rating", "lost_fresh", "lost_fresh_lo", "lost_fresh_hi",
            "fresh_rollouts", "reason", "objective", "rollouts", "looks",
-           "stopped_by", "ess", "history_strength"]
+           "stopped_by", "ess", "history_strength", "compared", "first_look_best"]
 
 
 def _table(rows, seconds):
     """The review's DataFrame from its rows: Holm's verdicts, the reasons, the column order."""
     cols = COLUMNS
     df = pd.DataFrame(rows, columns=[c for c in cols
-                                     if c not in ("p_holm", "verdict", "reason")] + ["act_name"])
+                                     if c not in ("p_holm", "verdict")] + ["act_name"])
     # Holm over each hand's decisions (all its attempts): the family a reader scans at once
     df["p_holm"] = np.nan
     for _, ix in df.groupby(["game", "hand"]).groups.items():
         df.loc[ix, "p_holm"] = holm_adjust(df.loc[ix, "p_value"].to_numpy(float))
-    acted = df["action"].isin(["take", "call"])
+    acted = df["action"].isin(["take", "call", "discard"])  # a discard: taken vs compared
     df["verdict"] = [holm_verdict(a, dv, p) for a, dv, p in
                      zip(acted, df["d_value"], df["p_holm"], strict=True)]
-    df["reason"] = [_reason(r) for r in df.to_dict("records")]
+    df["reason"] = [r["reason"] if r["decision"] == "discard" else _reason(r)
+                    for r in df.to_dict("records")]
     df = df[cols]
     for c in ("needed_before", "needed_after", "outs_before", "outs_after"):
         df[c] = df[c].astype("Int64")

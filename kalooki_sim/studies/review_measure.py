@@ -33,10 +33,10 @@ def measure_review(contracts=range(1, 10), deals: int = 3, seat: int = 0, *, thr
     -------
     (DataFrame, dict)
         Every decision's row (with the trace ``deal`` seed), and the summary: ``hands``,
-        ``decisions``, ``undecided`` (share neither decided nor equal: the interval holds
-        zero and reaches past ±2), ``decided`` and ``equal`` (shares), ``median_width`` (of
-        ``d_value_hi - d_value_lo``, points), ``width_q1``, ``width_q3``,
-        ``seconds_per_hand`` (the reviews' time alone, mean per hand and seat),
+        ``decisions``, ``discards`` (of them), ``undecided`` (share neither decided nor
+        equal: the interval holds zero and reaches past ±2), ``decided`` and ``equal``
+        (shares), ``median_width`` (of ``d_value_hi - d_value_lo``, points), ``width_q1``,
+        ``width_q3``, ``seconds_per_hand`` (the reviews' time alone, mean per hand and seat),
         ``rollouts_per_hand`` (mean), ``lost_per_hand`` (mean of :func:`review_total`), and
         ``meets`` (each of :data:`TARGETS` met).
 
@@ -63,6 +63,7 @@ def measure_review(contracts=range(1, 10), deals: int = 3, seat: int = 0, *, thr
     width = (hi - lo).to_numpy(float)
     totals = review_total(rows.assign(game=rows["deal"]))
     summary = dict(hands=len(seconds), decisions=len(rows),
+                   discards=int((rows["decision"] == "discard").sum()),
                    undecided=float(undecided.mean()), decided=float(decided.mean()),
                    equal=float((equal & ~decided).mean()),
                    median_width=float(np.median(width)),
@@ -78,7 +79,8 @@ def measure_review(contracts=range(1, 10), deals: int = 3, seat: int = 0, *, thr
 def _text(s: dict) -> str:
     """The summary in lines."""
     return "\n".join([
-        f"{s['hands']} hands, {s['decisions']} take and call decisions of seat 0",
+        f"{s['hands']} hands, {s['decisions']} decisions of seat 0 ({s['discards']} of them "
+        "discards)",
         f"undecided: {s['undecided']:.0%} (target at most {TARGETS['undecided']:.0%}); "
         f"decided {s['decided']:.0%}, equal {s['equal']:.0%}",
         f"median 95% interval: {s['median_width']:.1f} points (quartiles "

@@ -294,8 +294,10 @@ def _stock_fits(stock_left, used, dealt_stock, story, penalties, events):
 
 
 def _situation(hand, card, contract, players, discarder, stock_left, calls_made, opened, table,
-               seen, rules, known=None, hand_sizes=None, reshuffled=False, history=None):
-    """The base table (seat 0 is the player) and the hidden cards' pool, validated."""
+               seen, rules, known=None, hand_sizes=None, reshuffled=False, history=None,
+               drawn=0):
+    """The base table (seat 0 is the player) and the hidden cards' pool, validated; ``drawn``
+    1: the player has passed and drawn from the stock since (its discard, R6)."""
     P = rules.players
     g, r = resolve_contract(contract, rules)
     hand_no = next((h for h in range(1, rules.hands + 1) if rules.contract(h) == (g, r)), None)
@@ -315,12 +317,13 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     if discarder >= 2 and calls_made >= rules.call_limit:
         raise ValueError(f"calls_made={calls_made} is not allowed for a call: the rules allow "
                          f"{rules.call_limit} calls a hand (R9, V8)")
-    size = cards + 2 * calls_made  # R9: a call brings the card and a penalty card
+    size = cards + 2 * calls_made + drawn  # R9: a call brings the card and a penalty card
     if len(codes) != size:
         raise ValueError(
             f"hand has {len(codes)} cards; in hand {hand_no} ({contract_text(g, r)}) a player "
-            f"who has not opened holds the {cards} dealt plus 2 for each call, so {size} with "
-            f"calls_made={calls_made} (R2, R9)")
+            f"who has not opened holds the {cards} dealt plus 2 for each call"
+            + (" plus the card drawn at its discard" if drawn else "")
+            + f", so {size} with calls_made={calls_made} (R2, R6, R9)")
     opened = _seats("opened", opened, P)
     melds = _melds(table, opened, P, rules)
     _opened_have_melds(opened, melds, g, r)
@@ -367,7 +370,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
             "known; give smaller hands or fewer cards elsewhere")
     # the stock the story used: its draws (shown or implied) and every call's penalty card
     penalties = calls_made + sum(opp_calls.get(k, story.calls[k]) for k in range(1, P))
-    used = story.draws + penalties
+    used = story.draws + penalties + drawn
     if not reshuffled:
         _stock_fits(stock_left, used, dealt_stock, story, penalties, events)
     if stock_left is None:
@@ -664,12 +667,12 @@ def situation(hand, card, contract, *, players=4, discarder=2, stock_left=None,
 
 
 def _build(hand, card, contract, discarder, stock_left, calls_made, opened, table, seen,
-           known, hand_sizes, reshuffled, history, rules) -> Situation:
-    """:class:`Situation` from checked rules."""
+           known, hand_sizes, reshuffled, history, rules, drawn=0) -> Situation:
+    """:class:`Situation` from checked rules (``drawn``: see :func:`_situation`)."""
     base, hand_no, flat, opp, extra, mask, info = _situation(
         hand, card, contract, rules.players, discarder, stock_left, calls_made, opened, table,
         seen, rules, known=known, hand_sizes=hand_sizes, reshuffled=reshuffled,
-        history=history)
+        history=history, drawn=drawn)
     events = info.pop("events")
     return Situation(
         hand=tuple(info["hand"]), card=info["card"], hand_no=hand_no,

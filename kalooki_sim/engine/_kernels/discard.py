@@ -341,7 +341,7 @@ def _choose_discard(seat, hand, ps, gs, melds, rules, pol, pstate, pw):
 def _discard_phase(rules, pol, t, cur):
     """R6.3: discard a natural card, which goes live for R9; a hand of jokers only ends the turn
     with no discard and nothing on offer (C2). Writes t's hand, gs, disc."""
-    hand, ps, gs, disc, melds, log = t.hand, t.ps, t.gs, t.disc, t.melds, t.log
+    hand, ps, gs, melds, log = t.hand, t.ps, t.gs, t.melds, t.log
     pst, pw = t.streams[2 + cur], t.count
     if _hand_size(hand[cur]) == 0:
         return
@@ -350,6 +350,15 @@ def _discard_phase(rules, pol, t, cur):
         gs[GS_LIVE] = 0
         _log(log, gs, EV_NO_DISCARD, cur, -1, 0, 0, 0)
         return
+    discard_card(t, cur, dc)
+
+
+@njit(cache=True, _nrt=False)
+def discard_card(t, cur, dc):
+    """Seat ``cur`` lets natural ``dc`` go (R6.3): it leaves the hand for the pile and goes
+    live for R9 (the discard phase's move, and the advisor's discard candidates played as
+    chosen). Writes t's hand, gs, disc."""
+    hand, gs, disc, log = t.hand, t.gs, t.disc, t.log
     hand[cur, dc] -= 1
     _leaves_hand(hand, cur, dc)
     if gs[GS_RESHUFFLED] == 1:  # no second reshuffle: a discard never comes back (R13)

@@ -15,6 +15,7 @@ from .deal import _deal, _reset_hand, first_dealer
 from .discard import (  # noqa: F401  (re-exported for the Python layers)
     _choose_discard,
     _discard_phase,
+    discard_card,
 )
 from .draw import (  # noqa: F401  (re-exported for the Python layers)
     _draw_phase,
@@ -205,12 +206,20 @@ def _turn(rules, pol, t):
     if ps[cur, PS_OPENED] == 1 and _hand_size(t.hand[cur]) > 0:
         _lay_offs(rules, pol, t, cur)
     _discard_phase(rules, pol, t, cur)
+    return _end_turn(rules, t, cur, opened_now)
+
+
+@njit(cache=True, _nrt=False)
+def _end_turn(rules, t, cur, opened_now):
+    """After seat ``cur``'s discard: out with an empty hand (R12; on the turn it opened,
+    ``opened_now``, the others pay double), else the next seat is on. True when out."""
+    gs = t.gs
     if _hand_size(t.hand[cur]) == 0:
         gs[GS_OUT] = cur
         gs[GS_OUT_ON_OPENING] = 1 if opened_now else 0
-        _log(log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
+        _log(t.log, gs, EV_OUT, cur, -1, 1 if opened_now else 0, 0, 0)
         return True
-    gs[GS_CUR] = (cur + 1) % P
+    gs[GS_CUR] = (cur + 1) % rules[R_PLAYERS]
     return False
 
 
@@ -232,6 +241,16 @@ def play_out(rules, pol, t):
     the score is left to the caller."""
     while not _turn(rules, pol, t):
         pass
+
+
+@njit(cache=True, _nrt=False)
+def play_from_discard(rules, pol, t, seat, card, opened_now):
+    """Seat ``seat``, at its discard (drawn, melds and lay-offs done), lets ``card`` go
+    (:func:`.discard.discard_card`, a natural it holds: R6, C2); the turn ends as
+    :func:`_turn` ends it and the hand is played on to its end (:func:`play_out`)."""
+    discard_card(t, seat, card)
+    if not _end_turn(rules, t, seat, opened_now):
+        play_out(rules, pol, t)
 
 
 @njit(cache=True, _nrt=False)

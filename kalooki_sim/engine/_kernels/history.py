@@ -218,6 +218,35 @@ def rank_counts(t, out):
         out[p, 13] = hand[p, JOKER]
 
 
+@njit(cache=True, _nrt=False)
+def _sample_read(seed, i, rules, pol, base, hidden, history, me, samp, br, rst, out_j):
+    """Rollout ``i``'s sample of the hidden cards around ``base`` into ``samp``: dealt
+    (:func:`.branch._sample_situation`), the past turns replayed (``history.prior``), its rank
+    counts and log-weight (:func:`history_logw` on ``br``) into ``out_j`` (``ranks, logw``
+    rows: ``(ranks[j], logw, j)``), the play's streams keyed (C3)."""
+    pool, n_pool, opp_sizes, pile_extra = hidden
+    ev, n_ev, prior = history
+    ranks_j, logw, j = out_j
+    rst[0] = R.stream_key(seed, i, 0, 0, B.STREAM_ROLLOUT)
+    rst[1] = uint64(0)
+    B._sample_situation(base, samp, pool, n_pool, opp_sizes, pile_extra, rst)
+    if prior:
+        rst[0] = R.stream_key(seed, i, 0, 0, STREAM_PRIOR)
+        rst[1] = uint64(0)
+        forward_prior(rules, pol, samp, me, rst)
+    rank_counts(samp, ranks_j)
+    if n_ev > 0:
+        B.copy_state(samp, br, False)
+        rst[0] = R.stream_key(seed, i, 0, 0, STREAM_HISTORY)
+        rst[1] = uint64(0)
+        logw[j] = history_logw(rules, pol, br, me, ev, n_ev, rst)
+    else:
+        logw[j] = 0.0
+    for s in range(samp.streams.shape[0]):
+        samp.streams[s, 0] = R.stream_key(seed, i, 0, 1, s)
+        samp.streams[s, 1] = uint64(0)
+
+
 @njit(cache=True, parallel=True)
 def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first, count, run, out):
     """The advisor's rollouts ``first .. first + count - 1`` read from the table: each deals the
@@ -238,25 +267,45 @@ def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first
         samp = E.new_table_jit(P, run.pack_size, 1)
         br = E.new_table_jit(P, run.pack_size, 1)
         rst = np.empty(2, np.uint64)
-        hst = np.empty(2, np.uint64)
         for j in range(w * per, min(count, w * per + per)):
-            i = first + j
-            rst[0] = R.stream_key(seed, i, 0, 0, B.STREAM_ROLLOUT)
-            rst[1] = uint64(0)
-            B._sample_situation(E.table_of(flat), samp, pool, n_pool, opp_sizes, pile_extra, rst)
-            if prior:
-                rst[0] = R.stream_key(seed, i, 0, 0, STREAM_PRIOR)
-                rst[1] = uint64(0)
-                forward_prior(rules, pol, samp, me, rst)
-            rank_counts(samp, ranks[j])
-            if n_ev > 0:
-                B.copy_state(samp, br, False)
-                hst[0] = R.stream_key(seed, i, 0, 0, STREAM_HISTORY)
-                hst[1] = uint64(0)
-                logw[j] = history_logw(rules, pol, br, me, ev, n_ev, hst)
-            else:
-                logw[j] = 0.0
-            for s in range(samp.streams.shape[0]):
-                samp.streams[s, 0] = R.stream_key(seed, i, 0, 1, s)
-                samp.streams[s, 1] = uint64(0)
+            _sample_read(seed, first + j, rules, pol, E.table_of(flat),
+                         Hidden(pool, n_pool, opp_sizes, pile_extra), History(ev, n_ev, prior),
+                         me, samp, br, rst, (ranks[j], logw, j))
             B.play_pair(rules, pol, samp, br, me, force_mask, res[j])
+
+
+@njit(cache=True, parallel=True)
+def rollout_discard_block(seed, rules, pol, base, hidden, history, me, cands, first, count, run,
+                          out):
+    """The discard advisor's rollouts ``first .. first + count - 1``: each samples the hidden
+    cards once as :func:`rollout_block` does (the same streams, so the same samples and
+    weights), deals the rest of the stock by seat from the next seat on
+    (:func:`.engine.seat_stock`), and plays the hand on once per candidate ``cands[k]``:
+    ``me`` discards it (:func:`.engine.play_from_discard`) and the play goes on with the next
+    seat, offered it (R9). Every candidate sees the same cards and the same later random
+    draws (paired). Writes ``out`` (a :data:`Rollouts`; ``res[j, k]`` penalty, out, doubled,
+    void, relative of candidate ``k``) at ``j = i - first``."""
+    P = rules[E.R_PLAYERS]
+    per = (count + run.workers - 1) // run.workers
+    flat = E.flat_table(base)  # read into locals before prange (see rollout_block)
+    pool, n_pool, opp_sizes, pile_extra = hidden
+    ev, n_ev, prior = history
+    res, logw, ranks = out
+    for w in prange(run.workers):
+        samp = E.new_table_jit(P, run.pack_size, 1)
+        br = E.new_table_jit(P, run.pack_size, 1)
+        rst = np.empty(2, np.uint64)
+        for j in range(w * per, min(count, w * per + per)):
+            _sample_read(seed, first + j, rules, pol, E.table_of(flat),
+                         Hidden(pool, n_pool, opp_sizes, pile_extra), History(ev, n_ev, prior),
+                         me, samp, br, rst, (ranks[j], logw, j))
+            E.seat_stock(samp.gs, (me + 1) % P, P)
+            for k in range(cands.shape[0]):
+                B.copy_state(samp, br, False)
+                E.play_from_discard(rules, pol, br, me, cands[k], False)
+                pen, o, dbl, void = B.seat_outcome(rules, br, me)
+                res[j, k, 0] = pen
+                res[j, k, 1] = o
+                res[j, k, 2] = dbl
+                res[j, k, 3] = void
+                res[j, k, 4] = pen - B._table_mean(rules, br)
