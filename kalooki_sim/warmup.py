@@ -35,7 +35,8 @@ import time
 #: that one cached). A busy machine takes longer; cached kernels load in a second or two.
 COLD_CPU = {
     "melds and discard": 100, "draw phase": 80, "opening solver": 1, "cards needed": 2,
-    "play": 57, "trace": 0, "advisor": 53, "search player": 30, "deal sampling": 1,
+    "play": 57, "trace": 0, "advisor": 53, "discard advisor": 36, "search player": 30,
+    "deal sampling": 1,
     "call decisions": 58, "search blocks": 74,
 }
 MEASURED = "2026-12-05"
@@ -43,11 +44,12 @@ MEASURED = "2026-12-05"
 #: process B while process A compiles the discard, and what plays hands waits for ``play`` to
 #: have cached the engine (a file each process writes as a step ends): compiling the same
 #: kernels in both processes at once costs more CPU than it saves time
-AFTER = {"play": "draw phase", "trace": "play", "advisor": "play", "search player": "play",
+AFTER = {"play": "draw phase", "trace": "play", "advisor": "play", "discard advisor": "play",
+         "search player": "play",
          "call decisions": "play", "search blocks": "play"}
 #: what the quick start needs (``make compile``, ``--quick``): the rest compiles on first use
 QUICK = ("melds and discard", "draw phase", "opening solver", "cards needed", "play", "trace",
-         "advisor")
+         "advisor", "discard advisor")
 
 
 def _steps(search: bool, quick: bool = False):
@@ -71,6 +73,9 @@ def _steps(search: bool, quick: bool = False):
         # after play: the engine's shared kernels come from the cache play just wrote
         ("advisor", "advisor", 0,
          lambda: ks.advise(**ADVISOR_CASE, rollouts=20, policies="greedy")),
+        ("advisor", "discard advisor", 1,
+         lambda: ks.advise_discard("K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣ 9♦", 1, seen="5♣", rollouts=20,
+                                   policies="greedy")),
         ("search", "search blocks", 0,
          lambda: ks.play_hands(1, policies=["search"] + ["expert"] * 3, threads=1)),
         ("sampling", "deal sampling", 1, lambda: A.simulate_deals(10, (3, 0), 9)),

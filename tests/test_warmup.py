@@ -32,7 +32,7 @@ def test_the_quick_start_compiles_the_play_and_the_advisor_only():
     quick = W._steps(search=True, quick=True)
     assert {n for _, n, _, _ in quick} == set(W.QUICK) == {
         "melds and discard", "draw phase", "opening solver", "cards needed", "play", "trace",
-        "advisor"}
+        "advisor", "discard advisor"}
     assert W.estimate(quick) < W.estimate(W._steps(search=True))
 
 
