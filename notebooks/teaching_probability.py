@@ -461,7 +461,7 @@ def review_ci(r) -> str:
 
 
 rev_trace = ks.trace(seed=stream(6), game=0, hand=2, policies="expert")
-rev = ks.review(rev_trace, 0, rollouts=n_rev, seed=stream(7))
+rev = ks.review(rev_trace, 0, rollouts=n_rev, seed=stream(7), discards=False)  # takes and calls: act or not
 rev.to_csv(out / "teaching_review.csv", index=False)
 plots.table(pd.DataFrame({
     "turn": rev["turn"], "decision": rev["decision"], "card": rev["card"],

@@ -6,6 +6,7 @@ the harness times what it says, on the side it says, and records it faithfully.
 
 import csv
 import json
+import re
 
 import numpy as np
 import pytest
@@ -196,3 +197,39 @@ def test_the_chart_shows_expert_over_greedy_per_run_and_each_floor(tmp_path):
     df.assign(cpu="x", threads=1, load=0.0)[list(R.COLUMNS)].to_csv(path, index=False)
     png = R.chart(path, tmp_path / "p.png")
     assert png.exists() and png.stat().st_size > 10_000
+
+
+def test_the_committed_positions_are_ten_of_each_kind_the_advisor_accepts_as_made():
+    """The time-to-decided figure's positions: 10 takes, 10 calls, 10 discards (R6.3, R9), the
+    file is what :func:`make_positions` makes, and each is a situation ``ks.situation`` (take,
+    call) or ``ks.advise_discard`` (discard) accepts."""
+    import json
+    from collections import Counter
+
+    import kalooki_sim as ks
+    from kalooki_sim.bench import positions as BP
+
+    ps = BP.read_positions()
+    assert Counter(p["kind"] for p in ps) == {"take": 10, "call": 10, "discard": 10}
+    made = json.loads(json.dumps(BP.make_positions(), ensure_ascii=False))
+    assert made == json.loads(BP.POSITIONS.read_text(encoding="utf-8"))
+    assert F._read_positions() == ps
+    for p in ps:
+        if p["kind"] == "discard":
+            a = ks.advise_discard(**p["kwargs"], rollouts=4, policies="greedy", threads=1)
+            assert p["card"] in set(a.table["discard"])
+        else:
+            s = ks.situation(**p["kwargs"])
+            assert s.hand_no == p["hand"]
+    with pytest.raises(ValueError, match="per_kind=999"):
+        BP.make_positions(per_kind=999)
+
+
+def test_the_time_to_decided_figure_answers_in_seconds_with_what_stopped_each():
+    F.SCALE[0] = 0.1
+    try:
+        sec, detail = F.time_to_decided_s(None)
+    finally:
+        F.SCALE[0] = 1.0
+    assert sec > 0 and re.fullmatch(r"\d+ of 3 decided or equal \(\d+ decided, \d+ equal\); "
+                                    r"slowest [\d.]+ s", detail), detail

@@ -15,7 +15,7 @@ from kalooki_sim import cli
 from kalooki_sim.engine._kernels import engine as E
 from kalooki_sim.engine._kernels import melds as ML
 from kalooki_sim.engine._kernels.table import PS_NC_KEY0
-from kalooki_sim.engine.play import _setup, rules_vector
+from kalooki_sim.engine.play import rules_vector, setup
 from kalooki_sim.engine.trace import hand_records
 from kalooki_sim.game.referee import check
 from kalooki_sim.studies.discard_advisor import discard_block, discard_situation
@@ -63,7 +63,7 @@ def test_C3_the_same_seed_gives_the_same_table_on_one_or_two_threads():
 def test_candidates_are_paired_the_same_rollout_whatever_the_other_candidates():
     rules = ks.Rules()
     sit, cands = discard_situation(GROUPS["hand"], 1, rules, seen=GROUPS["seen"])
-    pol = _setup(4, "greedy", 0, None, 1)[2]
+    pol = setup(4, "greedy", 0, None, 1)[2]
     k9, k2, kk = (int(ks.to_codes(c)[0]) for c in ("9♦", "2♣", "K♠"))
     r1, w1 = discard_block(sit, np.array([k9, kk]), pol, 3, 10, 30)
     r2, w2 = discard_block(sit, np.array([k2, k9]), pol, 3, 10, 30)
@@ -143,7 +143,7 @@ def _turn_to_discard(rv, pol, t):
 @pytest.mark.parametrize("seed, hand_no", [(1, 1), (4, 3), (9, 6)])
 def test_R6_the_forced_discard_is_the_one_played_and_the_rest_is_the_ordinary_hand(seed,
                                                                                   hand_no):
-    rules, _, pol, _, _ = _setup(4, "expert", seed, None, 1)
+    rules, _, pol, _, _ = setup(4, "expert", seed, None, 1)
     rv = rules_vector(rules, hand_no)
     t = E.new_table(4, rules.pack_size, log_on=True)
     deal = E.Deal(seed, 0, hand_no, 0, 0)

@@ -178,6 +178,66 @@ def review_h9_s(hands):
     return sec, f"{n[-1]} decisions"
 
 
+#: the most paired rollouts the advisor may spend on one position of :func:`time_to_decided_s`
+#: (a take or call; a discard plays every candidate, so its cap is a quarter)
+DECIDE_CAP = 16_000
+
+
+def decode_positions(raw: list) -> list:
+    """Positions as JSON keeps them, made the advisor's arguments again: the seat-keyed maps
+    (``known``, ``hand_sizes``, kept as ``[seat, value]`` pairs) dicts, a meld on the table and
+    a history event tuples."""
+    for p in raw:
+        kw = p["kwargs"]
+        for k in ("known", "hand_sizes"):
+            if kw.get(k) is not None:
+                kw[k] = {int(s): v for s, v in kw[k]}
+        for k in ("table", "history"):
+            if kw.get(k) is not None:
+                kw[k] = [tuple(x) for x in kw[k]]
+    return raw
+
+
+def _read_positions():
+    """The committed positions (``positions.json`` beside this file, read without importing
+    the tree: an older tree is timed on the same positions)."""
+    from pathlib import Path
+
+    path = Path(__file__).with_name("positions.json")
+    return decode_positions(json.loads(path.read_text(encoding="utf-8")))
+
+
+@figure("time_to_decided_s", "s", False)
+def time_to_decided_s(hands):
+    """The median seconds until the advisor's sequential rule (``decide=True``) decides (the
+    interval excludes zero) or finds the options equal (inside ±2 points), over the 30
+    committed positions (``positions.json``: 10 takes, 10 calls, 10 discards from expert
+    traces, with their histories), expert players, 2 threads; a position the cap leaves open
+    counts its whole time (so the median is a lower bound when half of them stay open; the
+    detail says how many)."""
+    ks = _ks()
+    every = _read_positions()
+    pos = every[::max(1, round(len(every) / _n(len(every))))][:_n(len(every))]
+    secs, how = [], []
+    with warnings.catch_warnings():  # a history's tempering warning is not the figure's business
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ks.advise(**ADVISOR_CASE, rollouts=20, policies="expert", threads=2)
+        ks.advise_discard(**next(p for p in every if p["kind"] == "discard")["kwargs"],
+                          rollouts=20, policies="expert", threads=2)
+        for p in pos:
+            ask = ks.advise_discard if p["kind"] == "discard" else ks.advise
+            cap = DECIDE_CAP // (4 if p["kind"] == "discard" else 1)
+            t0 = time.perf_counter()
+            a = ask(**p["kwargs"], rollouts=_n(cap), decide=True, policies="expert", seed=1,
+                    threads=2)
+            secs.append(time.perf_counter() - t0)
+            how.append(a.stopped_by)
+    done = sum(h in ("decided", "equal") for h in how)
+    return float(np.median(secs)), (f"{done} of {len(pos)} decided or equal "
+                                    f"({how.count('decided')} decided, {how.count('equal')} "
+                                    f"equal); slowest {max(secs):.1f} s")
+
+
 def slowest_cases():
     """The cells of the slowest-hand scan: (contract, players, variant) for every contract,
     table size 3-8 and variant (the card's rules; V6), the pack by table at 7-8 players."""

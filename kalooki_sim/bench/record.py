@@ -21,7 +21,7 @@ COLUMNS = ("commit", "date", "cpu", "threads", "load", "figure", "value")
 
 #: threads each figure runs on (the others use one)
 THREADS = {"greedy_mix_2t": 2, "advise_s": 2, "advise_history_s": 2, "call_decisions_h9": 2,
-           "review_h9_s": 2}
+           "review_h9_s": 2, "time_to_decided_s": 2}
 
 
 def cpu_model() -> str:
@@ -67,7 +67,7 @@ MUSTS = {"greedy_mix_1t ÷ 01f82fe": (1.0, True), "greedy_mix_2t ÷ 01f82fe": (1
          "expert ÷ greedy": (0.5, True), "cards_needed_py_us": (10.0, False),
          "advise_s": (1.0, False), "advise_history_s": (2.0, False),
          "call_decisions_h9": (60.0, True), "review_h9_s": (10.0, False),
-         "slowest_expert_ms": (50.0, False)}
+         "slowest_expert_ms": (50.0, False), "time_to_decided_s": (1.0, False)}
 
 #: the derived panel: the expert's speed over greedy's in the same run, 1 thread
 EXPERT_OVER_GREEDY = "expert ÷ greedy"

@@ -333,6 +333,30 @@ def walk(trace, seat):
     return moments, timeline
 
 
+def decision_positions(trace, seat) -> list[dict]:
+    """Every decision of ``seat`` in ``trace`` as the advisor is asked it: one dict per take,
+    call or discard (before the seat opened), in play order, with ``kind`` (``"take"``,
+    ``"call"``, ``"discard"``), ``card`` (the card offered, or the one the seat let go),
+    ``acted`` (took or called; ``None`` for a discard), ``game``, ``hand``, ``turn``, and
+    ``kwargs``: the arguments of :func:`~kalooki_sim.advise` (take, call) or
+    :func:`~kalooki_sim.advise_discard` (discard) for what the seat knew then.
+
+    Examples
+    --------
+    >>> import kalooki_sim as ks
+    >>> ps = decision_positions(ks.trace(seed=1, game=0, hand=1, policies="expert"), 0)
+    >>> sorted({p["kind"] for p in ps}) <= ["call", "discard", "take"], "hand" in ps[0]["kwargs"]
+    (True, True)
+    """
+    moments, _ = walk(trace, seat)
+    out = [dict(kind=m.decision, card=m.card, acted=m.acted, game=m.game, hand=m.hand,
+                turn=m.turn, kwargs=dict(m.situation)) for m in moments]
+    out += [dict(kind="discard", card=m.card, acted=None, game=m.game, hand=m.hand,
+                 turn=m.turn, kwargs=dict(m.situation))
+            for m in discard_moments(trace, seat, _Reader)]
+    return sorted(out, key=lambda p: (p["game"], p["hand"], p["turn"], p["kind"] == "discard"))
+
+
 def _seed_of(seed, m):
     """The rollouts' seed of one decision: its own counter-based stream (C3)."""
     k = int(_R.stream_key(seed, m.game, m.hand * 64 + m.attempt, m.turn,
