@@ -65,9 +65,10 @@ def test_luck_terms_average_zero_R6_R13():
     n = 1000
     lk = _rollouts(_sit(), n, True)[3].reshape(n, -1)
     sd = lk.std(0, ddof=1)
-    assert (sd[1::2] > 5).all()  # LK_PEN: large terms
-    live = sd > 0  # a seat that can already open has no outs: its LK_OUT is 0 throughout
-    assert live.sum() >= 12 and not lk[:, ~live].any()
+    assert (sd[LK.LK_PEN::LK.LK_COLS] > 5).all()  # LK_PEN: large terms
+    # a seat that can already open has no outs, a seat not opened no lay-offs: those are 0
+    live = sd > 0
+    assert live.sum() >= 16 and not lk[:, ~live].any()
     z = lk[:, live].mean(0) / (sd[live] / np.sqrt(n))
     assert np.all(np.abs(z) < 4), z
 
@@ -115,23 +116,33 @@ def _twin_turn(rules, rv, pre, log, n_log):
             df = ks.outs(cards, (g, r), rules, seen=dead)
             outs_codes = {int(parse_codes([x])[0]) for x in df.card} if len(df) else set()
             hits = sum(1 for x in stock if x in outs_codes)
-            out[s, LK.LK_OUT] += (c in outs_codes) - hits / len(stock)
+            term = (c in outs_codes) - hits / len(stock)
+            out[s, LK.LK_OUT] += term
+            need = df.attrs["needed"]
+            if need in (1, 2):
+                out[s, LK.LK_OUT1 if need == 1 else LK.LK_OUT2] += term
+        else:
+            lays = [pen(s, x) == 0.0 for x in stock]
+            term = (pen(s, c) == 0.0) - sum(lays) / len(stock)
+            out[s, LK.LK_LAY] += term
+            if hand[s].sum() <= 2:
+                out[s, LK.LK_LAY_END] += term
         out[s, LK.LK_PEN] += pen(s, c) - sum(pen(s, x) for x in stock) / len(stock)
         stock.remove(c)
     return out
 
 
-@pytest.mark.parametrize("hand_no", [1, 5])
+@pytest.mark.parametrize("hand_no", [1, 4, 7])
 def test_luck_kernel_matches_its_slow_twin_R6_R9(hand_no):
-    """:func:`luck.turn_luck` against :func:`_twin_turn` on the first 14 turns of an expert
-    hand, turn by turn (draws, callers' penalty cards, opened seats' lay-offs)."""
+    """:func:`luck.turn_luck` against :func:`_twin_turn` over a whole expert hand, turn by
+    turn (draws, callers' penalty cards, opened seats' lay-offs)."""
     rules, _, pol, _, _ = setup(4, "expert", 0, None, None)
     rv = rules_vector(rules, hand_no)
     t = E.new_table(4, rules.pack_size, log_on=True)
     E.start_hand(rv, t, E.Deal(5, 0, hand_no, 0, 0))
     sc = np.zeros(53, np.int64)
-    draws = 0
-    for _ in range(14):
+    draws = opened_draws = 0
+    for _ in range(200):
         pre = E.copy_table(t)
         t.gs[E.GS_LOG_N] = 0
         done = E.one_turn(rv, pol, t)
@@ -139,7 +150,10 @@ def test_luck_kernel_matches_its_slow_twin_R6_R9(hand_no):
         LK.turn_luck(rv, t, E.copy_table(pre), sc, lk)
         n_log = int(t.gs[E.GS_LOG_N])
         np.testing.assert_allclose(lk, _twin_turn(rules, rv, pre, t.log, n_log), atol=1e-9)
-        draws += sum(int(t.log[i, 0]) in (E.EV_DRAW, E.EV_PENALTY) for i in range(n_log))
+        for i in range(n_log):
+            if int(t.log[i, 0]) in (E.EV_DRAW, E.EV_PENALTY):
+                draws += 1
+                opened_draws += int(pre.ps[int(t.log[i, 1]), E.PS_OPENED])
         if done:
             break
-    assert draws >= 5
+    assert done and draws >= 10 and opened_draws >= 1

@@ -13,7 +13,11 @@ Two values per draw (columns ``LK_*``), accumulated per seat:
 * ``LK_OUT`` (a seat that has not opened): 1 if the card is an out, a copy that cuts the exact
   cards needed for the contract (R7; :func:`.branch.needed_and_outs`), else 0;
 * ``LK_PEN``: minus the card's penalty points (R1, R12), 0 for an opened seat when some meld
-  on the table takes it (R10, R11: it can be laid off).
+  on the table takes it (R10, R11: it can be laid off);
+* ``LK_OUT1``, ``LK_OUT2``: ``LK_OUT``'s terms of the draws when the seat needed exactly 1
+  (the card opens) or 2 cards;
+* ``LK_LAY`` (an opened seat): 1 if some meld takes the card, else 0; ``LK_LAY_END`` the same
+  when the seat holds at most 2 cards (the card may let it go out, R12).
 
 The hand is played turn by turn exactly as :func:`.engine.play_out` plays it (the same
 kernels, the same streams: the outcomes are the same), with the move log of one turn at a time
@@ -40,8 +44,8 @@ from . import rng as R
 from . import table as T
 from .reading import _seen_row
 
-LK_OUT, LK_PEN = 0, 1
-LK_COLS = 2
+LK_OUT, LK_PEN, LK_OUT1, LK_OUT2, LK_LAY, LK_LAY_END = range(6)
+LK_COLS = 6
 LOG_ROWS = 512  # one turn's move log (a turn logs a few dozen rows at most)
 
 #: what each luck-measured rollout writes: :data:`.history.Rollouts`' ``res``, ``logw`` and
@@ -122,6 +126,22 @@ def draw_luck(rules, pre, seat, extra, card, sc, n, out):
                     mean += sc[c]
             hit = 1.0 if res[card] >= 0 and res[card] < before else 0.0
             out[LK_OUT] += hit - mean / n
+            if before == 1:
+                out[LK_OUT1] += hit - mean / n
+            elif before == 2:
+                out[LK_OUT2] += hit - mean / n
+    else:
+        mean = 0.0
+        for c in range(T.N_CODES):
+            if sc[c] > 0 and lays_off(rules, pre, seat, c):
+                mean += sc[c]
+        hit = 1.0 if lays_off(rules, pre, seat, card) else 0.0
+        out[LK_LAY] += hit - mean / n
+        held = 0
+        for c in range(T.N_CODES):
+            held += pre.hand[seat, c]
+        if held <= 2:
+            out[LK_LAY_END] += hit - mean / n
     mean = 0.0
     for c in range(T.N_CODES):
         if sc[c] > 0:
