@@ -13,6 +13,8 @@ checked Python entry points are in :mod:`kalooki_sim.engine.play` and the studie
   :func:`branch.decision_block`, :func:`branch.play_branch`);
 * ``history``: the advisor's rollouts read from the table (``H_*`` event kinds, ``Hidden``,
   ``History``, ``Rollouts``, :func:`history.rollout_block`);
+* ``luck``: the luck terms of a continuation's stock draws, control variates for paired
+  rollouts (``LK_*`` columns, ``LuckRollouts``, :func:`luck.rollout_luck_block`);
 * ``needed`` and ``position``: cards needed and live outs of a hand;
 * ``rng``: the counter-based random streams (:func:`rng.stream_key`);
 * ``sampling``: deals sampled for exact-probability checks (:func:`sampling.deals_meet`);
@@ -22,9 +24,9 @@ checked Python entry points are in :mod:`kalooki_sim.engine.play` and the studie
 
 from __future__ import annotations
 
-from ._kernels import branch, engine, history, needed, position, rng, sampling
+from ._kernels import branch, engine, history, luck, needed, position, rng, sampling
 from ._kernels.history import _wants as wants
 from ._kernels.reading import _known_row as known_row
 
-__all__ = ["branch", "engine", "history", "known_row", "needed", "position", "rng", "sampling",
-           "wants"]
+__all__ = ["branch", "engine", "history", "known_row", "luck", "needed", "position", "rng",
+           "sampling", "wants"]
