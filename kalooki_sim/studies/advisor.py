@@ -303,8 +303,8 @@ known, hand_sizes, reshuffled, history
                  known, hand_sizes, reshuffled, history, rules)
     t0 = time.perf_counter()
     with _threads(threads):
-        res, logw, ranks, stopped_by = _play(sit, pol, seed, run)
-    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0)
+        res, logw, ranks, moves, stopped_by = _play(sit, pol, seed, run)
+    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0, moves)
 
 
 def _kalooki_only(rules):
@@ -350,13 +350,15 @@ def _play(sit, pol, seed, run):
     res = np.zeros((n, 2 * RC), np.float64)
     logw = np.zeros(n, np.float64)
     ranks = np.zeros((n, P, _H.RANK_COLS), np.int64)
+    moves = np.zeros((n, 2), np.int64)
     j = 4 if run.objective == "relative" else 0  # the objective's column
     looks = -(-n // BATCH)  # the most looks the budget allows (decide=True)
     done, stopped_by, t0 = 0, "rollouts", time.perf_counter()
     while done < n:
         k = min(BATCH, n - done)
         _block(sit, pol, seed, done, k, run.past_turns,
-               (res[done:done + k], logw[done:done + k], ranks[done:done + k]))
+               (res[done:done + k], logw[done:done + k], ranks[done:done + k],
+                moves[done:done + k]))
         done += k
         bar.update(k)
         if run.decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
@@ -374,29 +376,32 @@ def _play(sit, pol, seed, run):
             stopped_by = "time_limit"
             break
     bar.close()
-    return res[:done], logw[:done], ranks[:done], stopped_by
+    return res[:done], logw[:done], ranks[:done], moves[:done], stopped_by
 
 
-def _block(sit, pol, seed, first, count, past_turns, out=None):
-    """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks)``, into
-    ``out`` when given (three arrays of ``count`` rows). Rollout ``i`` draws only from its own
+def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=_H.CHAIN_SWAPS):
+    """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks,
+    moves)``, into ``out`` when given (four arrays of ``count`` rows); ``swaps`` proposals of
+    each sample's chain (:func:`.engine._kernels.history.posterior_chain`; 0: the old
+    importance weights, for the tests). Rollout ``i`` draws only from its own
     counter-based streams of ``(seed, i)`` (C3), so blocks played in any order, on any number
     of threads, give the same rollouts: :func:`_play` and the review's sequential budget play
     their looks with it."""
     r, rules = sit.rollout, sit.rules
     if out is None:
         out = (np.zeros((count, 2 * RC), np.float64), np.zeros(count, np.float64),
-               np.zeros((count, sit.players, _H.RANK_COLS), np.int64))
+               np.zeros((count, sit.players, _H.RANK_COLS), np.int64),
+               np.zeros((count, 2), np.int64))
     ev = np.ascontiguousarray(r.events)
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                      _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                     _H.History(ev, len(ev), bool(past_turns)), 0, r.mask, first, count,
+                     _H.History(ev, len(ev), bool(past_turns), int(swaps)), 0, r.mask, first, count,
                      _E.Run(rules.pack_size, nw, 0, False), _H.Rollouts(*out))
     return out
 
 
-def _advice(sit, run, res, logw, ranks, stopped_by, seconds):
+def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None):
     """:class:`Advice` from the rollouts' results: the weights (tempered if they collapsed),
     the table, the paired difference, the verdict and its sentence."""
     done, j = len(res), 4 if run.objective == "relative" else 0
