@@ -181,8 +181,8 @@ def test_R9_the_review_reads_the_hands_history_into_the_samples(hand6):
     with_h = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1)
     without = ks.review(hand6, 2, rollouts=60, policies="greedy", seed=1, history=False)
     assert (without["ess"] == 60).all() or (without["history_strength"] == 1).all()
-    assert (with_h["ess"] <= 60 + 1e-9).all() and (with_h["history_strength"] <= 1).all()
-    assert (with_h["ess"] < without["ess"]).any()
+    # the hidden hands from the posterior: independent chains, equal weights, nothing tempered
+    assert (with_h["ess"] == with_h["rollouts"]).all() and (with_h["history_strength"] == 1).all()
     assert not with_h["d_value"].equals(without["d_value"])
 
 

@@ -14,13 +14,16 @@ the table's mean (doubles counted), which is what decides a game (R12, R14).
 
 How the rollouts read the table: the hidden cards (the stock, the opponents' unknown cards, any
 discards not listed) are dealt at random given the situation, then each unopened opponent's
-past turns are replayed (``past_turns``) and the sample is weighted by the history. The
-estimates are self-normalised weighted means, their intervals on the effective sample size
-(``Advice.ess``); when the weights collapse below ``max(min(30, n / 4), n / 10)`` for ``n``
-rollouts they are tempered (raised to a power below 1) and a ``RuntimeWarning`` says so
-(``Advice.fallback``). The hand at the time of an event is approximated from the hand now (the
-later discards given back, later takes and calls and one random unknown card per later draw
-taken away), and the rest of the table as it is now.
+past turns are replayed (``past_turns``) and, with a history, a short chain of swaps of hidden
+cards draws the hands from the posterior given what the table did
+(:func:`kalooki_sim.engine._kernels.history.posterior_chain`: the uniform deal times the
+likelihood of the opponents' events under the model, Metropolis-Hastings, nothing tempered).
+Each rollout is its own chain from its own streams, so the rollouts are independent and carry
+equal weights: the estimates are plain means and the effective sample size (``Advice.ess``) is
+the rollouts; ``Advice.acceptance`` is the chains' acceptance rate, their diagnostic. The hand
+at the time of an event is approximated from the hand now (the later discards given back,
+later takes and calls and one random unknown card per later draw taken away), and the rest of
+the table as it is now.
 
 With what the table did: seat 3 discarded 9♣, you passed on it, seat 2 drew and discarded
 the 6♦ now offered (seat 1, next, passed on it). The 9♣ lies in the pile (it leaves the
@@ -108,13 +111,15 @@ class Advice:
 
     What the table showed is read into the hidden hands: ``history_events``: the
     opponents' events weighed (those typed, and the passes of the seats asked before you);
-    ``ess``: the effective sample size of the rollouts' weights, ``(sum w)^2 / sum w^2``
-    (the rollouts when nothing is weighed); ``history_strength``: the power the weights were
-    raised to (1: the whole history; less when the weights collapsed below
-    ``max(min(30, n / 4), n / 10)`` for ``n`` rollouts and were tempered to keep that many, a
-    fall back that ``fallback`` describes and a warning announces); ``sampled_ranks``: the
-    weighted mean count per rank (A..K, JK) of each opponent's sampled hand, one row per seat
-    to your right.
+    ``ess``: the effective sample size, ``(sum w)^2 / sum w^2`` of the rollouts' weights:
+    the hidden hands are drawn from the posterior by one independent chain per rollout, so the
+    weights are equal and it is the rollouts (how close each chain's end is to the posterior is
+    what the calibration tests check); ``acceptance``: the share of the chains' proposals that
+    changed a card and were accepted (NaN without a history: no chain ran);
+    ``history_strength``: the power the weights were raised to, 1 (only importance weights that
+    collapsed, which the advisor no longer makes, would be tempered; ``fallback`` would say so);
+    ``sampled_ranks``: the mean count per rank (A..K, JK) of each opponent's sampled hand, one
+    row per seat to your right.
     """
 
     table: pd.DataFrame
@@ -133,6 +138,7 @@ class Advice:
     fallback: str = ""
     sampled_ranks: pd.DataFrame = field(default_factory=pd.DataFrame)
     history_events: int = 0
+    acceptance: float = float("nan")
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -142,8 +148,10 @@ class Advice:
             elif c.startswith(("penalty", "relative")):
                 shown[c] = shown[c].map("{:.1f}".format)
         ev = f"{self.history_events} opponent event{'s' if self.history_events != 1 else ''}"
+        chain = ("" if not np.isfinite(self.acceptance) else
+                 f", each from its own chain ({self.acceptance:.0%} of the swaps accepted)")
         read = (f"hidden hands: {ev} read; effective sample "
-                f"size {self.ess:,.0f} of {self.rollouts:,} rollouts"
+                f"size {self.ess:,.0f} of {self.rollouts:,} rollouts{chain}"
                 + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
                    if self.fallback else ""))
         return (f"{self.recommendation}\n\nobjective: {self.objective} "
@@ -396,14 +404,29 @@ def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=_H.CHAIN_SW
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                      _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                     _H.History(ev, len(ev), bool(past_turns), int(swaps)), 0, r.mask, first, count,
-                     _E.Run(rules.pack_size, nw, 0, False), _H.Rollouts(*out))
+                     _H.History(ev, len(ev), bool(past_turns), int(swaps), _cover(sit)), 0,
+                     r.mask, first, count, _E.Run(rules.pack_size, nw, 0, False),
+                     _H.Rollouts(*out))
     return out
 
 
+def _cover(sit):
+    """The seats whose hands the chain moves (engine seats, ``int64``): every one when the
+    history is the whole hand (it starts at the upcard and leaves no turn out, as the review's
+    does), else those that discarded in it at least once per past turn
+    (:mod:`kalooki_sim.engine._kernels.history`)."""
+    r = sit.rollout
+    whole = bool(sit.history) and sit.history[0][1] == "upcard" and sit.turns_left_out == 0
+    ev = np.asarray(r.events).reshape(-1, 3)
+    turns = r.base.ps[:, _E.PS_TURNS]
+    return np.array([1 if whole or int(((ev[:, 0] == s) & (ev[:, 1] == _H.H_DISCARD)).sum())
+                     >= turns[s] else 0 for s in range(sit.players)], np.int64)
+
+
 def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None):
-    """:class:`Advice` from the rollouts' results: the weights (tempered if they collapsed),
-    the table, the paired difference, the verdict and its sentence."""
+    """:class:`Advice` from the rollouts' results: the weights (equal from the chains;
+    importance weights tempered if they collapsed), the table, the paired difference, the
+    verdict and its sentence; ``moves``: the chains' proposals and acceptances per rollout."""
     done, j = len(res), 4 if run.objective == "relative" else 0
     next_up = sit.discarder == 1
     act_name, pass_name = _ACT[next_up], _PASS[next_up]
@@ -432,7 +455,16 @@ def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None):
                   stopped_by=stopped_by, seconds=seconds, situation=info,
                   objective=run.objective, confidence=sure, needed=needed, ess=ess,
                   history_strength=beta, fallback=fallback,
-                  sampled_ranks=_rank_table(ranks, w, sit.players), history_events=n_weighed)
+                  sampled_ranks=_rank_table(ranks, w, sit.players), history_events=n_weighed,
+                  acceptance=_acceptance(moves))
+
+
+def _acceptance(moves):
+    """The share of the chains' proposals that changed a card and were accepted (NaN when no
+    chain proposed one)."""
+    if moves is None or len(moves) == 0 or int(moves[:, 0].sum()) == 0:
+        return float("nan")
+    return float(moves[:, 1].sum() / moves[:, 0].sum())
 
 
 def _rank_table(ranks, w, players):

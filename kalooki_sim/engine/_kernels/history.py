@@ -37,11 +37,16 @@ seat's own stream ``(seed, sample, seat, STREAM_HISTORY)`` restarted at every ev
 the seat's run plan (:func:`.plus.keep_plan`) is cleared first. The chain's own draws (the
 two places and the acceptance) come from ``(seed, sample, STREAM_CHAIN)``.
 
-:func:`forward_prior` with a history only starts the chain (it puts each seat near where a
-model player is by then, close to the posterior), and the chain's target does not keep its
-shape where the history says nothing: with the whole history of the hand (the review) the
-discards and passes say more than the past turns do. Without a history nothing changes: the
-samples are the past turns' (or the uniform deal's) and carry equal weights.
+Which seats the chain moves (``History.cover``): those whose past the history shows, so that
+the uniform deal is the right prior for them: every seat when the history is the whole hand
+(from the upcard, no turn left out: the review's), else a seat that discarded in it at least
+once per past turn (``PS_TURNS``; early in a hand every seat). For them :func:`forward_prior`
+only starts the chain (near where a model player is by then, close to the posterior); the
+chain's target does not keep its shape. A seat whose past the history leaves out keeps its
+hand as :func:`forward_prior` made it (the past turns are then the better prior), nothing is
+swapped with it, and its events weigh the sample by importance as before (the log-weight the
+chain returns); with all seats covered every sample weighs the same. Without a history
+nothing changes: the samples are the past turns' (or the uniform deal's), equal weights.
 
 History events are rows ``(seat, kind, card)`` (``int64``), engine seats, kinds ``H_*``.
 """
@@ -88,9 +93,10 @@ RANK_COLS = 14  # A, 2, ..., K, joker
 #: ``pile_extra`` under the pile's top card, the rest to the stock
 Hidden = namedtuple("Hidden", ["pool", "n_pool", "opp_sizes", "pile_extra"])
 #: the table's public history (rows ``ev[:n_ev]``, :func:`history_logw`), whether each
-#: sample replays the unopened opponents' past turns (``prior``, :func:`forward_prior`) and
-#: the swaps of its chain (``swaps``, :func:`posterior_chain`; 0: the old importance weights)
-History = namedtuple("History", ["ev", "n_ev", "prior", "swaps"])
+#: sample replays the unopened opponents' past turns (``prior``, :func:`forward_prior`), the
+#: swaps of its chain (``swaps``, :func:`posterior_chain`; 0: importance weights alone) and
+#: the seats it moves (``cover[s]`` 1, ``int64[P]``: those whose past the history shows)
+History = namedtuple("History", ["ev", "n_ev", "prior", "swaps", "cover"])
 #: what each rollout writes: ``res[j]`` (:func:`.branch.play_pair`'s row), ``logw[j]`` (0
 #: when the chain ran), ``ranks[j]`` (:func:`rank_counts` of the sample played) and
 #: ``moves[j]`` (the chain's proposals that changed a card, and those accepted)
@@ -310,8 +316,10 @@ def posterior_chain(rules, pol, t, br, me, history, pile_n, key, work, moves):
     ``pile_n`` unlisted cards under the seen ones, another opponent's unknown cards), accepted
     with probability ``min(1, exp(logL' - logL))``. ``br`` is scratch (a copy of ``t``);
     ``key`` the sample's key; ``work`` a :data:`ChainWork`; ``moves`` gets the proposals that
-    changed a card and those accepted. Returns the final log-likelihood."""
-    ev, n_ev, _, swaps = history
+    changed a card and those accepted. Only the seats of ``history.cover`` are moved (and
+    opened ones, whose events do not weigh); the others keep their hands, and their events'
+    log-likelihood is returned: the sample's importance log-weight (0 when all are covered)."""
+    ev, n_ev, _, swaps, cover = history
     term, unk, cst, hst = work
     hand = t.hand
     ps = t.ps
@@ -319,12 +327,16 @@ def posterior_chain(rules, pol, t, br, me, history, pile_n, key, work, moves):
     n = t.gs[GS_STOCK_N]
     cst[0] = R.stream_key(key, 0, 0, 0, STREAM_CHAIN)
     cst[1] = uint64(0)
-    u_all = 0  # the unknown cards of the seats whose events weigh: the first place
-    o_all = 0  # every opponent's unknown cards
+    u_all = 0  # the unknown cards of the weighed seats the chain moves: the first place
+    o_all = 0  # every moved opponent's unknown cards
+    kept = 0.0  # the log-likelihood of the weighed seats it leaves: an importance weight
     for s in range(P):
         term[s] = 0.0
         unk[s] = 0
         if s == me:
+            continue
+        if _weighed(ps, s, me) and cover[s] == 0:
+            kept += _seat_term(rules, pol, t, br, s, ev, n_ev, key, hst)
             continue
         unk[s] = _n_unknown(hand, s)
         o_all += unk[s]
@@ -334,13 +346,13 @@ def posterior_chain(rules, pol, t, br, me, history, pile_n, key, work, moves):
     moves[0] = 0
     moves[1] = 0
     if u_all == 0:
-        return term.sum()
+        return kept
     for _ in range(swaps):
         # the first place: a weighed seat's unknown card
         j = R.below(cst, u_all)
         a = 0
         for s in range(P):
-            if s != me and _weighed(ps, s, me):
+            if _weighed(ps, s, me) and cover[s] == 1:
                 if j < unk[s]:
                     a = s
                     break
@@ -402,7 +414,7 @@ def posterior_chain(rules, pol, t, br, me, history, pile_n, key, work, moves):
         else:
             hand[b, ca] -= 1
             hand[b, cb] += 1
-    return term.sum()
+    return kept
 
 
 @njit(cache=True, _nrt=False)
@@ -433,7 +445,7 @@ def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first
     # write through to arrays reached inside a tuple argument
     flat = E.flat_table(base)
     pool, n_pool, opp_sizes, pile_extra = hidden
-    ev, n_ev, prior, swaps = history
+    ev, n_ev, prior, swaps, _ = history
     res, logw, ranks, moves = out
     pile_n = pile_extra if base.gs[E.GS_RESHUFFLED] == 0 else 0
     for w in prange(run.workers):
@@ -458,8 +470,8 @@ def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first
                 B.copy_state(samp, br, False)
                 key = R.stream_key(seed, i, 0, 0, 0)
                 if swaps > 0:
-                    posterior_chain(rules, pol, samp, br, me, history, pile_n, key, work,
-                                    moves[j])
+                    logw[j] = posterior_chain(rules, pol, samp, br, me, history, pile_n, key,
+                                              work, moves[j])
                 else:
                     logw[j] = history_logw(rules, pol, br, me, ev, n_ev, key, work.hst)
             rank_counts(samp, ranks[j])
