@@ -182,8 +182,9 @@ LONG = [(2, "discard", "7♦"), (1, "pass", "7♦"), (1, "draw"), (1, "discard",
 
 
 def test_R6_R9_a_long_history_is_read_whole_with_every_sample_kept():
+    # early enough that every seat discarded once per past turn: the chain moves them all
     kw = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♠", contract=6,
-              discarder=1, stock_left=40, policies="expert", seed=4, history=LONG)
+              discarder=1, stock_left=48, policies="expert", seed=4, history=LONG)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no tempering, no warning
         a = ks.advise(**kw, rollouts=200)
@@ -197,6 +198,11 @@ def test_R6_R9_a_long_history_is_read_whole_with_every_sample_kept():
     _, logw, _, moves = _block(sit, pol, 4, 0, 200, True, swaps=0)
     w = np.exp(logw - logw.max())
     assert w.sum() ** 2 / (w * w).sum() < 0.5 * 200 and (moves == 0).all()
+    # later in the hand the history leaves turns out: those seats keep their past turns and
+    # weigh by importance (tempered when that collapses, and said so)
+    with pytest.warns(RuntimeWarning, match="tempered"):
+        late = ks.advise(**dict(kw, stock_left=40), rollouts=60)
+    assert late.history_strength < 1 and late.ess < 60 and np.isnan(late.acceptance)
 
 
 # -- the belief against the truth ----------------------------------------------------------------
