@@ -50,7 +50,7 @@ def test_without_history_or_past_turns_the_rollouts_are_the_uniform_ones():
     moves = np.ones((n, 2), np.int64)
     ev = np.zeros((0, 3), np.int64)
     H.rollout_block(7, rv, pol, t, H.Hidden(flat, len(flat), opp, extra),
-                    H.History(ev, 0, False, H.CHAIN_SWAPS, np.ones(4, np.int64)), 0, mask, 0, n,
+                    H.History(ev, 0, False, 20, np.ones(4, np.int64)), 0, mask, 0, n,
                     E.Run(rules.pack_size, 3, 0, False), H.Rollouts(new, logw, ranks, moves))
     assert (old == new).all() and (logw == 0).all() and (moves == 0).all()
     # the ranks counted are the sample's hands: 13 cards for each seat

@@ -210,7 +210,7 @@ def test_R6_R9_a_long_history_is_read_whole_with_every_sample_kept():
 TOL = 0.03  # the calibration target: mean belief within 3 points of the frequency
 
 
-def _readings(seeds, every, samples, swaps=H.CHAIN_SWAPS):
+def _readings(seeds, every, samples, swaps=None):
     """The cells of the expert hands of ``seeds`` (contracts 1-9, every ``every``-th decision
     of seat 0) read three ways: from the posterior, dealt uniformly (no history, no past
     turns), and the posterior read against the wrong seat (each seat's belief against the

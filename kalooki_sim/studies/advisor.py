@@ -387,15 +387,20 @@ def _play(sit, pol, seed, run):
     return res[:done], logw[:done], ranks[:done], moves[:done], stopped_by
 
 
-def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=_H.CHAIN_SWAPS):
+def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None):
     """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks,
     moves)``, into ``out`` when given (four arrays of ``count`` rows); ``swaps`` proposals of
-    each sample's chain (:func:`.engine._kernels.history.posterior_chain`; 0: the old
-    importance weights, for the tests). Rollout ``i`` draws only from its own
-    counter-based streams of ``(seed, i)`` (C3), so blocks played in any order, on any number
-    of threads, give the same rollouts: :func:`_play` and the review's sequential budget play
-    their looks with it."""
+    each sample's chain (:func:`.engine._kernels.history.posterior_chain`; None:
+    ``CHAIN_SWEEPS`` per unknown card of the seats it moves; 0: importance weights alone).
+    Rollout ``i`` draws only from its own counter-based streams of ``(seed, i)`` (C3), so
+    blocks played in any order, on any number of threads, give the same rollouts:
+    :func:`_play` and the review's sequential budget play their looks with it."""
     r, rules = sit.rollout, sit.rules
+    cover = _cover(sit)
+    if swaps is None:
+        opened = r.base.ps[:, _E.PS_OPENED]
+        swaps = _H.CHAIN_SWEEPS * int(sum(r.opp[s] for s in range(1, sit.players)
+                                           if cover[s] and not opened[s]))
     if out is None:
         out = (np.zeros((count, 2 * RC), np.float64), np.zeros(count, np.float64),
                np.zeros((count, sit.players, _H.RANK_COLS), np.int64),
@@ -404,7 +409,7 @@ def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=_H.CHAIN_SW
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                      _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                     _H.History(ev, len(ev), bool(past_turns), int(swaps), _cover(sit)), 0,
+                     _H.History(ev, len(ev), bool(past_turns), int(swaps), cover), 0,
                      r.mask, first, count, _E.Run(rules.pack_size, nw, 0, False),
                      _H.Rollouts(*out))
     return out
