@@ -264,3 +264,22 @@ def test_R6_R9_over_many_hands_the_posterior_beats_uniform_and_the_wrong_seat_fa
 def test_R6_R9_the_posterior_is_calibrated_decile_by_decile(many):
     post, _, _ = many
     assert _worst(post) <= TOL, calibration(post)
+
+
+def test_R9_the_chain_reaches_the_posterior_the_weights_give_where_they_work():
+    # hand 1, the seat next after the discarder passed on the K♦ (R9.1): a model player with a
+    # king would have taken it. One event: the importance weights hold up, and the chains at
+    # their default length must land on the same belief; a chain too short keeps its start
+    rules = ks.Rules()
+    _, _, pol, _, _ = _setup(defer_players(4, rules), "expert", 0, rules, None)
+    sit = ks.situation("K♠ K♥ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", "K♦", 1, discarder=2, rules=rules)
+    assert sit.history == ((1, "pass", "K♦"),)
+
+    def king(swaps):
+        _, logw, ranks, _ = _block(sit, pol, 9, 0, 1500, True, swaps=swaps)
+        w = np.exp(logw - logw.max())
+        return float(w @ (ranks[:, 3, 12] >= 1) / w.sum())  # seat 1 is engine seat 3
+
+    weighed, chained, short = king(0), king(None), king(10)
+    assert weighed < 0.2  # uniform dealing gives a king to 4 hands in 10
+    assert abs(chained - weighed) < 0.04 and short > weighed + 0.06
