@@ -283,3 +283,13 @@ def test_R9_the_chain_reaches_the_posterior_the_weights_give_where_they_work():
     weighed, chained, short = king(0), king(None), king(10)
     assert weighed < 0.2  # uniform dealing gives a king to 4 hands in 10
     assert abs(chained - weighed) < 0.04 and short > weighed + 0.06
+
+
+def test_C3_the_chains_give_the_same_advice_on_any_number_of_threads():
+    h = [(3, "discard", "9♣"), (0, "pass", "9♣"), (1, "discard", "7♣"), (2, "pass", "7♣"),
+         (2, "discard", "K♦")]
+    kw = dict(discarder=2, history=h, rollouts=80, seed=4)
+    one = ks.advise("K♠ K♥ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", "K♦", 1, threads=1, **kw)
+    two = ks.advise("K♠ K♥ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", "K♦", 1, threads=2, **kw)
+    assert one.difference == two.difference and one.acceptance == two.acceptance
+    assert one.sampled_ranks.equals(two.sampled_ranks) and 0 < one.acceptance < 1
