@@ -4,7 +4,6 @@ weights of what they were seen to do, each kernel beside a plain-Python twin."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from kalooki_sim.engine._kernels import history as H
 from kalooki_sim.engine._kernels import memo as MEMO
 from kalooki_sim.engine._kernels import reading as RD
 from kalooki_sim.engine._kernels import rng as R
+from kalooki_sim.engine._kernels.workspace import W_PLANS
 from kalooki_sim.engine.play import rules_vector, setup
 from kalooki_sim.studies._history import check_history, engine_events
 from kalooki_sim.studies.advisor import _situation
@@ -47,11 +47,12 @@ def test_without_history_or_past_turns_the_rollouts_are_the_uniform_ones():
     new = np.zeros_like(old)
     logw = np.ones(n)
     ranks = np.zeros((n, 4, H.RANK_COLS), np.int64)
+    moves = np.ones((n, 2), np.int64)
     ev = np.zeros((0, 3), np.int64)
     H.rollout_block(7, rv, pol, t, H.Hidden(flat, len(flat), opp, extra),
-                    H.History(ev, 0, False), 0, mask, 0, n, E.Run(rules.pack_size, 3, 0, False),
-                    H.Rollouts(new, logw, ranks))
-    assert (old == new).all() and (logw == 0).all()
+                    H.History(ev, 0, False, 20, np.ones(4, np.int64)), 0, mask, 0, n,
+                    E.Run(rules.pack_size, 3, 0, False), H.Rollouts(new, logw, ranks, moves))
+    assert (old == new).all() and (logw == 0).all() and (moves == 0).all()
     # the ranks counted are the sample's hands: 13 cards for each seat
     assert (ranks.sum(2) == 13).all()
 
@@ -88,13 +89,13 @@ def forward_prior(rules, pol, t, me, rst):
     return done
 
 
-def history_logw(rules, pol, t, me, ev, n_ev, rst):
-    """Twin of :func:`history.history_logw`: the events backwards, each weighed by the
+def seat_logw(rules, pol, t, s, ev, n_ev, rst):
+    """Twin of :func:`history.seat_logw`: seat ``s``'s events backwards, each weighed by the
     model's own answer on the hand as it was then (approximately)."""
-    hand, ps = t[0], t[1]
+    hand, ps = t.hand, t.ps
     pw = t.count
 
-    def give_back_unknown(s):
+    def give_back_unknown():
         k = E._known_row(hand, s)
         free = np.maximum(hand[s] - hand[k], 0)
         if free.sum() == 0:
@@ -103,24 +104,24 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
         c = int(np.searchsorted(np.cumsum(free), j, side="right"))
         hand[s, c] -= 1
 
-    def wants(s, c, kind):
+    def wants(c, kind):
         gain = E.P_TAKE_GAIN if kind in (H.H_TAKE, H.H_PASS_TAKE) else E.P_CALL_GAIN
         if gain == E.P_CALL_GAIN and ps[s, E.PS_CALLS] >= min(
                 rules[E.R_CALL_LIMIT], pol[s, E.P_CALL_LIMIT] if pol[s, E.P_CALL_LIMIT] >= 0
                 else rules[E.R_CALL_LIMIT]):
             return False
-        return H._wants_card(s, c, hand, ps, t[2], rules, pol, rst, gain, pw)
+        return H._wants_card(s, c, hand, ps, t.gs, rules, pol, rst, gain, pw)
 
     lw = 0.0
     for i in reversed(range(n_ev)):
-        s, kind, c = (int(x) for x in ev[i])
-        if s == me or ps[s, E.PS_OPENED] == 1:
+        seat, kind, c = (int(x) for x in ev[i])
+        if seat != s:
             continue
         if kind == H.H_DRAW:
-            give_back_unknown(s)
+            give_back_unknown()
         elif kind == H.H_DISCARD:
             hand[s, c] += 1
-            if E._choose_discard(s, hand, ps, t[2], t[5], rules, pol, rst, pw) == c:
+            if E._choose_discard(s, hand, ps, t.gs, t.melds, rules, pol, rst, pw) == c:
                 continue
             now = MEMO._needed_memo(s, hand, ps, rules, pol, pw)
             hand[s, c] -= 1
@@ -133,11 +134,23 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
                 k = E._known_row(hand, s)
                 hand[k, c] = max(0, hand[k, c] - 1)
             if kind == H.H_CALL:
-                give_back_unknown(s)
-            if not wants(s, c, kind):
+                give_back_unknown()
+            if not wants(c, kind):
                 lw += math.log(H.EPS)
-        elif wants(s, c, kind):
+        elif wants(c, kind):
             lw += math.log(H.EPS)
+    return lw
+
+
+def history_logw(rules, pol, t, me, ev, n_ev, key):
+    """Twin of :func:`history.history_logw`: the sum of the weighed seats' terms, each from
+    its own stream and without a run plan."""
+    lw = 0.0
+    for s in range(t.ps.shape[0]):
+        if s != me and t.ps[s, E.PS_OPENED] == 0:
+            rst = np.array([R.stream_key(key, s, 0, 0, H.STREAM_HISTORY), 0], np.uint64)
+            t.count.scratch[W_PLANS + 20 * s + 16] = 0
+            lw += seat_logw(rules, pol, t, s, ev, n_ev, rst)
     return lw
 
 
@@ -186,10 +199,9 @@ def test_history_logw_is_its_twin():
     for i in range(12):
         rv, pol, samp = _sample(i)
         a, b = _copy(samp), _copy(samp)
-        sa = np.array([R.stream_key(5, i, 0, 0, 9), 0], np.uint64)
-        sb = sa.copy()
-        la = H.history_logw(rv, pol, a, 0, ev, len(ev), sa)
-        lb = history_logw(rv, pol, b, 0, ev, len(ev), sb)
+        key = np.uint64(R.stream_key(5, i, 0, 0, 9))
+        la = H.history_logw(rv, pol, a, 0, ev, len(ev), key, np.zeros(2, np.uint64))
+        lb = history_logw(rv, pol, b, 0, ev, len(ev), key)
         assert la == pytest.approx(lb) and la <= 0
         assert (a[0] == b[0]).all()
         seen.add(round(la, 6))
@@ -258,7 +270,9 @@ def test_R6_R9_a_seat_that_threw_a_7_and_passed_on_one_holds_fewer_7s():
     assert uniform.sampled_ranks.loc[1, "7"] == pytest.approx(_uniform_count(uniform, 1, "7"),
                                                               rel=0.15)
     assert read.sampled_ranks.loc[1, "7"] < 0.8 * _uniform_count(read, 1, "7")
-    assert read.history_events == 4 and read.ess < read.rollouts
+    # late in the hand (stock 40) the history leaves seat 1's turns out: it keeps its past
+    # turns and weighs by importance; the chain moves no seat
+    assert read.history_events == 4 and read.ess < read.rollouts and np.isnan(read.acceptance)
     # with the past turns replayed too (the default), against the same without the history
     before = ks.advise(**kw)
     after = ks.advise(**kw, history=hist)
@@ -288,24 +302,6 @@ def test_R2_R6_late_in_the_hand_the_opponents_are_closer_to_opening():
             for s in (45, 5)]
     outs = [a.table.set_index("action").loc["pass", "out"] for a in flat]
     assert abs(outs[0] - outs[1]) < p_early["out"] - p_late["out"]
-
-
-def test_weights_that_collapse_are_tempered_with_a_warning():
-    hist = [(2, "discard", "7♦"), (1, "pass", "7♦"), (1, "draw"), (1, "discard", "7♣")]
-    kw = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♣", contract=6,
-              discarder=1, stock_left=40, policies="expert", seed=4)
-    long = hist + [(0, "pass", "7♣"), (0, "draw"), (0, "discard", "8♠"), (3, "pass", "8♠")]
-    long = long + [(3, "draw"), (3, "discard", "9♣"), (2, "pass", "9♣"), (2, "draw"),
-                   (2, "discard", "Q♣"), (1, "pass", "Q♣"), (1, "draw"), (1, "discard", "7♠")]
-    with pytest.warns(RuntimeWarning, match="weights collapsed"):
-        a = ks.advise(**dict(kw, card="7♠", history=long), rollouts=60)
-    floor = max(min(30, 60 / 4), 60 / 10)
-    assert a.history_strength < 1 and a.fallback and a.ess == pytest.approx(floor, rel=0.01)
-    assert "strength" in str(a)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        b = ks.advise(**dict(kw, history=hist), rollouts=600)
-    assert b.history_strength == 1.0 and b.fallback == "" and 60 <= b.ess < 600
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -182,8 +182,8 @@ def test_R9_the_review_reads_the_hands_history_into_the_samples(hand6):
     with_h = ks.review(hand6, 2, **kw)
     without = ks.review(hand6, 2, **kw, history=False)
     assert (without["ess"] == 60).all() or (without["history_strength"] == 1).all()
-    assert (with_h["ess"] <= 60 + 1e-9).all() and (with_h["history_strength"] <= 1).all()
-    assert (with_h["ess"] < without["ess"]).any()
+    # the hidden hands from the posterior: independent chains, equal weights, nothing tempered
+    assert (with_h["ess"] == with_h["rollouts"]).all() and (with_h["history_strength"] == 1).all()
     assert not with_h["d_value"].equals(without["d_value"])
 
 
@@ -408,7 +408,11 @@ def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6
     # the budget: per hand at most hand_rollouts; looks at the schedule or a shared last look
     assert r.groupby(["game", "hand"])["rollouts"].sum().max() <= 3000
     plan = schedule(50, 800)
-    assert r.loc[r["stopped_by"] != "budget", "rollouts"].isin(plan).all()
+    # off the schedule only at the budget's shared last look, where a decision may still be
+    # decided or equal (a look read like any other) rather than stopped by the budget
+    off = ~r["rollouts"].isin(plan)
+    assert r.loc[off, "stopped_by"].isin(["budget", "decided", "equal"]).all()
+    assert r.loc[off & (r["stopped_by"] != "budget"), "looks"].ge(1).all()
     assert (r["looks"] <= len(plan)).all()
     # the looks read the advisor's weighted means: act minus pass, paired
     assert np.allclose(r["d_value"], r["value_act"] - r["value_pass"])

@@ -552,11 +552,16 @@ def test_the_command_line_gives_a_negative_seat_its_message_and_warnings_one_lin
     assert r.stderr.strip().splitlines() == [
         "kalooki advise: error: history[0] seat=-1 is not allowed; give a seat to your right "
         "0-3 (0: you)"]
-    # a history at 40 rollouts collapses the weights: the warning is one line, no source
-    r = subprocess.run(base[:5] + ["K♠ K♥ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", "--card", "K♦", "--contract",
-                                   "1", "--policies", "greedy", "--discarder", "2",
-                                   "--history", "3:discard:9♣, 0:pass:9♣, 1:discard:7♣, "
-                                   "2:pass:7♣, 2:discard:K♦", "--rollouts", "40", "--seed", "4"],
+    # a long history that leaves turns out (stock 40 in hand 6: the seats keep their past
+    # turns and weigh by importance) collapses the weights at 40 rollouts: the warning is one
+    # line, no source
+    long = ("2:discard:7♦, 1:pass:7♦, 1:draw, 1:discard:7♣, 0:pass:7♣, 0:draw, 0:discard:8♠, "
+            "3:pass:8♠, 3:draw, 3:discard:9♣, 2:pass:9♣, 2:draw, 2:discard:Q♣, 1:pass:Q♣, "
+            "1:draw, 1:discard:7♠")
+    r = subprocess.run(base[:5] + ["K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", "--card", "7♠",
+                                   "--contract", "6", "--policies", "greedy", "--discarder",
+                                   "1", "--history", long, "--rollouts", "40", "--seed", "4",
+                                   "--stock-left", "40"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     lines = [x for x in r.stderr.splitlines() if x.strip()]

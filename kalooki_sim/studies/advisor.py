@@ -14,13 +14,16 @@ the table's mean (doubles counted), which is what decides a game (R12, R14).
 
 How the rollouts read the table: the hidden cards (the stock, the opponents' unknown cards, any
 discards not listed) are dealt at random given the situation, then each unopened opponent's
-past turns are replayed (``past_turns``) and the sample is weighted by the history. The
-estimates are self-normalised weighted means, their intervals on the effective sample size
-(``Advice.ess``); when the weights collapse below ``max(min(30, n / 4), n / 10)`` for ``n``
-rollouts they are tempered (raised to a power below 1) and a ``RuntimeWarning`` says so
-(``Advice.fallback``). The hand at the time of an event is approximated from the hand now (the
-later discards given back, later takes and calls and one random unknown card per later draw
-taken away), and the rest of the table as it is now.
+past turns are replayed (``past_turns``) and, with a history, a short chain of swaps of hidden
+cards draws the hands from the posterior given what the table did
+(:func:`kalooki_sim.engine._kernels.history.posterior_chain`: the uniform deal times the
+likelihood of the opponents' events under the model, Metropolis-Hastings, nothing tempered).
+Each rollout is its own chain from its own streams, so the rollouts are independent and carry
+equal weights: the estimates are plain means and the effective sample size (``Advice.ess``) is
+the rollouts; ``Advice.acceptance`` is the chains' acceptance rate, their diagnostic. The hand
+at the time of an event is approximated from the hand now (the later discards given back,
+later takes and calls and one random unknown card per later draw taken away), and the rest of
+the table as it is now.
 
 With what the table did: seat 3 discarded 9♣, you passed on it, seat 2 drew and discarded
 the 6♦ now offered (seat 1, next, passed on it). The 9♣ lies in the pile (it leaves the
@@ -108,13 +111,15 @@ class Advice:
 
     What the table showed is read into the hidden hands: ``history_events``: the
     opponents' events weighed (those typed, and the passes of the seats asked before you);
-    ``ess``: the effective sample size of the rollouts' weights, ``(sum w)^2 / sum w^2``
-    (the rollouts when nothing is weighed); ``history_strength``: the power the weights were
-    raised to (1: the whole history; less when the weights collapsed below
-    ``max(min(30, n / 4), n / 10)`` for ``n`` rollouts and were tempered to keep that many, a
-    fall back that ``fallback`` describes and a warning announces); ``sampled_ranks``: the
-    weighted mean count per rank (A..K, JK) of each opponent's sampled hand, one row per seat
-    to your right.
+    ``ess``: the effective sample size, ``(sum w)^2 / sum w^2`` of the rollouts' weights:
+    the hidden hands are drawn from the posterior by one independent chain per rollout, so the
+    weights are equal and it is the rollouts (how close each chain's end is to the posterior is
+    what the calibration tests check); ``acceptance``: the share of the chains' proposals that
+    changed a card and were accepted (NaN without a history: no chain ran);
+    ``history_strength``: the power the weights were raised to, 1 (only importance weights that
+    collapsed, which the advisor no longer makes, would be tempered; ``fallback`` would say so);
+    ``sampled_ranks``: the mean count per rank (A..K, JK) of each opponent's sampled hand, one
+    row per seat to your right.
     """
 
     table: pd.DataFrame
@@ -133,6 +138,7 @@ class Advice:
     fallback: str = ""
     sampled_ranks: pd.DataFrame = field(default_factory=pd.DataFrame)
     history_events: int = 0
+    acceptance: float = float("nan")
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -142,8 +148,10 @@ class Advice:
             elif c.startswith(("penalty", "relative")):
                 shown[c] = shown[c].map("{:.1f}".format)
         ev = f"{self.history_events} opponent event{'s' if self.history_events != 1 else ''}"
+        chain = ("" if not np.isfinite(self.acceptance) else
+                 f", each from its own chain ({self.acceptance:.0%} of the swaps accepted)")
         read = (f"hidden hands: {ev} read; effective sample "
-                f"size {self.ess:,.0f} of {self.rollouts:,} rollouts"
+                f"size {self.ess:,.0f} of {self.rollouts:,} rollouts{chain}"
                 + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
                    if self.fallback else ""))
         return (f"{self.recommendation}\n\nobjective: {self.objective} "
@@ -303,8 +311,8 @@ known, hand_sizes, reshuffled, history
                  known, hand_sizes, reshuffled, history, rules)
     t0 = time.perf_counter()
     with using_threads(threads):
-        res, logw, ranks, stopped_by = _play(sit, pol, seed, run)
-    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0)
+        res, logw, ranks, moves, stopped_by = _play(sit, pol, seed, run)
+    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0, moves)
 
 
 def _kalooki_only(rules):
@@ -350,13 +358,15 @@ def _play(sit, pol, seed, run):
     res = np.zeros((n, 2 * RC), np.float64)
     logw = np.zeros(n, np.float64)
     ranks = np.zeros((n, P, _H.RANK_COLS), np.int64)
+    moves = np.zeros((n, 2), np.int64)
     j = 4 if run.objective == "relative" else 0  # the objective's column
     looks = -(-n // BATCH)  # the most looks the budget allows (decide=True)
     done, stopped_by, t0 = 0, "rollouts", time.perf_counter()
     while done < n:
         k = min(BATCH, n - done)
         _block(sit, pol, seed, done, k, run.past_turns,
-               (res[done:done + k], logw[done:done + k], ranks[done:done + k]))
+               (res[done:done + k], logw[done:done + k], ranks[done:done + k],
+                moves[done:done + k]))
         done += k
         bar.update(k)
         if run.decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
@@ -374,31 +384,62 @@ def _play(sit, pol, seed, run):
             stopped_by = "time_limit"
             break
     bar.close()
-    return res[:done], logw[:done], ranks[:done], stopped_by
+    return res[:done], logw[:done], ranks[:done], moves[:done], stopped_by
 
 
-def _block(sit, pol, seed, first, count, past_turns, out=None):
-    """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks)``, into
-    ``out`` when given (three arrays of ``count`` rows). Rollout ``i`` draws only from its own
-    counter-based streams of ``(seed, i)`` (C3), so blocks played in any order, on any number
-    of threads, give the same rollouts: :func:`_play` and the review's sequential budget play
-    their looks with it."""
+def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None):
+    """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks,
+    moves)``, into ``out`` when given (four arrays of ``count`` rows); ``swaps`` as
+    :func:`read_history`. Rollout ``i`` draws only from its own counter-based streams of
+    ``(seed, i)`` (C3), so blocks played in any order, on any number of threads, give the same
+    rollouts: :func:`_play` and the review's sequential budget play their looks with it."""
     r, rules = sit.rollout, sit.rules
     if out is None:
         out = (np.zeros((count, 2 * RC), np.float64), np.zeros(count, np.float64),
-               np.zeros((count, sit.players, _H.RANK_COLS), np.int64))
-    ev = np.ascontiguousarray(r.events)
+               np.zeros((count, sit.players, _H.RANK_COLS), np.int64),
+               np.zeros((count, 2), np.int64))
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                      _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                     _H.History(ev, len(ev), bool(past_turns)), 0, r.mask, first, count,
-                     _E.Run(rules.pack_size, nw, 0, False), _H.Rollouts(*out))
+                     read_history(sit, past_turns, swaps), 0,
+                     r.mask, first, count, _E.Run(rules.pack_size, nw, 0, False),
+                     _H.Rollouts(*out))
     return out
 
 
-def _advice(sit, run, res, logw, ranks, stopped_by, seconds):
-    """:class:`Advice` from the rollouts' results: the weights (tempered if they collapsed),
-    the table, the paired difference, the verdict and its sentence."""
+def read_history(sit, past_turns=True, swaps=None):
+    """How the rollouts read the table's history (a ``History`` of the engine's kernels):
+    the events of ``sit``, the past turns replayed (``past_turns``), and ``swaps`` proposals
+    of each sample's chain (:func:`.engine.kernels.history.posterior_chain`; None:
+    ``CHAIN_SWEEPS`` per unknown card of the seats it moves, :func:`_cover`; 0: importance
+    weights alone, tempered when they collapse)."""
+    r = sit.rollout
+    cover = _cover(sit)
+    if swaps is None:
+        opened = r.base.ps[:, _E.PS_OPENED]
+        swaps = _H.CHAIN_SWEEPS * int(sum(r.opp[s] for s in range(1, sit.players)
+                                           if cover[s] and not opened[s]))
+    ev = np.ascontiguousarray(r.events)
+    return _H.History(ev, len(ev), bool(past_turns), int(swaps), cover)
+
+
+def _cover(sit):
+    """The seats whose hands the chain moves (engine seats, ``int64``): every one when the
+    history is the whole hand (it starts at the upcard and leaves no turn out, as the review's
+    does), else those that discarded in it at least once per past turn
+    (:mod:`kalooki_sim.engine._kernels.history`)."""
+    r = sit.rollout
+    whole = bool(sit.history) and sit.history[0][1] == "upcard" and sit.turns_left_out == 0
+    ev = np.asarray(r.events).reshape(-1, 3)
+    turns = r.base.ps[:, _E.PS_TURNS]
+    return np.array([1 if whole or int(((ev[:, 0] == s) & (ev[:, 1] == _H.H_DISCARD)).sum())
+                     >= turns[s] else 0 for s in range(sit.players)], np.int64)
+
+
+def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None):
+    """:class:`Advice` from the rollouts' results: the weights (equal from the chains;
+    importance weights tempered if they collapsed), the table, the paired difference, the
+    verdict and its sentence; ``moves``: the chains' proposals and acceptances per rollout."""
     done, j = len(res), 4 if run.objective == "relative" else 0
     next_up = sit.discarder == 1
     act_name, pass_name = _ACT[next_up], _PASS[next_up]
@@ -427,7 +468,16 @@ def _advice(sit, run, res, logw, ranks, stopped_by, seconds):
                   stopped_by=stopped_by, seconds=seconds, situation=info,
                   objective=run.objective, confidence=sure, needed=needed, ess=ess,
                   history_strength=beta, fallback=fallback,
-                  sampled_ranks=_rank_table(ranks, w, sit.players), history_events=n_weighed)
+                  sampled_ranks=_rank_table(ranks, w, sit.players), history_events=n_weighed,
+                  acceptance=_acceptance(moves))
+
+
+def _acceptance(moves):
+    """The share of the chains' proposals that changed a card and were accepted (NaN when no
+    chain proposed one)."""
+    if moves is None or len(moves) == 0 or int(moves[:, 0].sum()) == 0:
+        return float("nan")
+    return float(moves[:, 1].sum() / moves[:, 0].sum())
 
 
 def _rank_table(ranks, w, players):

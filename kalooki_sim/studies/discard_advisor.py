@@ -37,7 +37,7 @@ from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
 from ._sequential import EQUAL
 from ._weighted import RC, _ess_floor, _pvalue, _t3, _temper, _wilson
-from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run
+from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, read_history
 from .situation import _build
 
 _WHAT = {"relative": "points against the table", "penalty": "hand penalty"}
@@ -248,23 +248,24 @@ threads, progress
                           time.perf_counter() - t0, decide=run.decide)
 
 
-def discard_block(sit, cands, pol, seed, first, count, past_turns=True):
+def discard_block(sit, cands, pol, seed, first, count, past_turns=True, swaps=None):
     """Rollouts ``first .. first + count - 1`` of the discard position ``sit``: ``(res,
-    logw)``, ``res[j, k]`` the :data:`RC` columns of candidate ``cands[k]``. Rollout ``i``
-    draws only from its own streams of ``(seed, i)`` (C3): any blocks, any threads, the same
-    rollouts, and the same samples as :func:`~kalooki_sim.advise`'s rollout ``i``."""
+    logw)``, ``res[j, k]`` the :data:`RC` columns of candidate ``cands[k]``; the history read
+    as :func:`.advisor.read_history` reads it (``swaps``). Rollout ``i`` draws only from its
+    own streams of ``(seed, i)`` (C3): any blocks, any threads, the same rollouts, and the same
+    samples as :func:`~kalooki_sim.advise`'s rollout ``i``."""
     r, rules = sit.rollout, sit.rules
     res = np.zeros((count, len(cands), RC), np.float64)
     logw = np.zeros(count, np.float64)
     ranks = np.zeros((count, sit.players, _H.RANK_COLS), np.int64)
-    ev = np.ascontiguousarray(r.events)
+    moves = np.zeros((count, 2), np.int64)
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_discard_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                              _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                             _H.History(ev, len(ev), bool(past_turns)), 0,
+                             read_history(sit, past_turns, swaps), 0,
                              np.ascontiguousarray(cands, np.int64), first, count,
                              _E.Run(rules.pack_size, nw, 0, False),
-                             _H.Rollouts(res, logw, ranks))
+                             _H.Rollouts(res, logw, ranks, moves))
     return res, logw
 
 

@@ -106,7 +106,8 @@ class _Pair:
         self.keep = True
 
     def __call__(self, first, count):
-        res, logw = discard_block(self.sit, self.cands, self.pol, self.seed, first, count)
+        res, logw = discard_block(self.sit, self.cands, self.pol, self.seed, first, count,
+                                  swaps=0)  # as the review's takes and calls (review.HISTORY_SWAPS)
         if self.keep:
             self.res.append(res)
             self.logw.append(logw)
@@ -148,7 +149,7 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
                 bar.update(1)
             continue
         taken = int(to_codes(m.card)[0])
-        res, logw = discard_block(sit, cands, pol, _seed(seed, m, 7), 0, SELECT)
+        res, logw = discard_block(sit, cands, pol, _seed(seed, m, 7), 0, SELECT, swaps=0)
         w, _, _ = _temper(logw, _ess_floor(len(res)))
         x = res[:, :, j]
         mean = x.mean(axis=0) if w is None else w @ x

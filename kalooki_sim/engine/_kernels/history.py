@@ -1,5 +1,6 @@
 """The advisor's hidden hands, read from the table: a prior that plays each unopened
-opponent's past turns, and a weight for what each opponent was seen to do.
+opponent's past turns, a likelihood of what each opponent was seen to do, and a chain of swaps
+that draws the hidden hands from the posterior given that history.
 
 The advisor deals the cards a player cannot see at random (:func:`.branch._sample_situation`).
 Two kernels here make a dealt sample look like a hand a model player (the policy of the
@@ -20,6 +21,35 @@ rollouts, ``expert`` by default) would hold at this point of the hand:
   (:func:`.draw._wants_card`), ``EPS`` otherwise; a ``pass`` the reverse; a stock ``draw``
   weighs nothing. The rest of the table (stock, opened seats, hand sizes) is read as it is
   now. Events of seat 0 (the player) and of seats that have opened carry no weight.
+
+The posterior (:func:`posterior_chain`): with a history, each sample is moved by a
+Metropolis-Hastings chain of ``swaps`` proposals (the advisor's: ``CHAIN_SWEEPS`` per unknown
+card of the seats moved, so each card is proposed about four times; measured on hand 1 with
+one pass weighed, a seat's chance of holding the passed rank is 23% after 20 swaps, 12% after
+60, 10% after 100, against the importance weights' 10%). A proposal picks one unknown card of an
+unopened opponent (uniformly over those copies) and one hidden card elsewhere (uniformly over
+the stock, the pile's unlisted cards and the other opponents' unknown cards; the pile only
+before R13's reshuffle, after which its buried cards are dead) and swaps them; it is accepted
+with probability ``min(1, exp(logL' - logL))``, ``logL`` the sum over unopened opponents of
+:func:`seat_logw`. Swapping two hidden places is a symmetric proposal that keeps the uniform
+deal invariant, so the chain's target is the uniform deal times the history's likelihood: the
+samples carry equal weights and nothing is tempered. A swap changes one or two seats' hands, so
+only those seats' terms are computed again. Each seat's term is a deterministic function of its
+hand: the unknown cards the backwards replay gives back, and any policy draw, come from the
+seat's own stream ``(seed, sample, seat, STREAM_HISTORY)`` restarted at every evaluation, and
+the seat's run plan (:func:`.plus.keep_plan`) is cleared first. The chain's own draws (the
+two places and the acceptance) come from ``(seed, sample, STREAM_CHAIN)``.
+
+Which seats the chain moves (``History.cover``): those whose past the history shows, so that
+the uniform deal is the right prior for them: every seat when the history is the whole hand
+(from the upcard, no turn left out: the review's), else a seat that discarded in it at least
+once per past turn (``PS_TURNS``; early in a hand every seat). For them :func:`forward_prior`
+only starts the chain (near where a model player is by then, close to the posterior); the
+chain's target does not keep its shape. A seat whose past the history leaves out keeps its
+hand as :func:`forward_prior` made it (the past turns are then the better prior), nothing is
+swapped with it, and its events weigh the sample by importance as before (the log-weight the
+chain returns); with all seats covered every sample weighs the same. Without a history
+nothing changes: the samples are the past turns' (or the uniform deal's), equal weights.
 
 History events are rows ``(seat, kind, card)`` (``int64``), engine seats, kinds ``H_*``.
 """
@@ -49,25 +79,35 @@ from .table import (
     PS_OPENED,
     PS_TURNS,
 )
+from .workspace import W_PLANS
 
 H_DISCARD, H_PASS_TAKE, H_PASS_CALL, H_TAKE, H_CALL, H_DRAW = range(6)
 H_COLS = 3  # seat, kind, card
 EPS = 0.1  # weight of an event the model would not have made
 W_KEEP = 0.5  # weight of a discard the model would not choose but whose loss keeps its count
 STREAM_PRIOR = 1 << 25  # the advisor's past turns of each sample (apart from search's 1 << 23)
-STREAM_HISTORY = 1 << 26  # the random unknown cards given back in the backwards replay
+STREAM_HISTORY = 1 << 26  # + seat: the random unknown cards given back in the backwards replay
+STREAM_CHAIN = 1 << 27  # each sample's chain of swaps: the places swapped, the acceptances
+CHAIN_SWEEPS = 4  # the advisor's proposals per unknown card of the seats moved (posterior_chain)
 RANK_COLS = 14  # A, 2, ..., K, joker
 
 #: the cards a player cannot see, as the rollouts deal them (:func:`.branch._sample_situation`):
 #: ``pool[:n_pool]`` the hidden cards, ``opp_sizes[p]`` of them to each seat ``p``,
 #: ``pile_extra`` under the pile's top card, the rest to the stock
 Hidden = namedtuple("Hidden", ["pool", "n_pool", "opp_sizes", "pile_extra"])
-#: the table's public history (rows ``ev[:n_ev]``, :func:`history_logw`) and whether each
-#: sample replays the unopened opponents' past turns (``prior``, :func:`forward_prior`)
-History = namedtuple("History", ["ev", "n_ev", "prior"])
-#: what each rollout writes: ``res[j]`` (:func:`.branch.play_pair`'s row), ``logw[j]`` and
-#: ``ranks[j]`` (:func:`rank_counts` of the sample)
-Rollouts = namedtuple("Rollouts", ["res", "logw", "ranks"])
+#: the table's public history (rows ``ev[:n_ev]``, :func:`history_logw`), whether each
+#: sample replays the unopened opponents' past turns (``prior``, :func:`forward_prior`), the
+#: swaps of its chain (``swaps``, :func:`posterior_chain`; 0: importance weights alone) and
+#: the seats it moves (``cover[s]`` 1, ``int64[P]``: those whose past the history shows)
+History = namedtuple("History", ["ev", "n_ev", "prior", "swaps", "cover"])
+#: what each rollout writes: ``res[j]`` (:func:`.branch.play_pair`'s row), ``logw[j]`` (0
+#: when the chain ran), ``ranks[j]`` (:func:`rank_counts` of the sample played) and
+#: ``moves[j]`` (the chain's proposals that changed a card, and those accepted)
+Rollouts = namedtuple("Rollouts", ["res", "logw", "ranks", "moves"])
+#: a chain's scratch (:func:`posterior_chain`): each seat's log-likelihood term
+#: (``float64[P]``) and unknown cards (``int64[P]``), the chain's and the replay's stream
+#: states (``uint64[2]`` each)
+ChainWork = namedtuple("ChainWork", ["term", "unk", "cst", "hst"])
 
 
 @njit(cache=True, _nrt=False)
@@ -169,21 +209,19 @@ def _wants(rules, pol, t, seat, card, kind, rst):
 
 
 @njit(cache=True, _nrt=False)
-def history_logw(rules, pol, t, me, ev, n_ev, rst):
-    """Log-weight of the sampled table ``t`` given the history ``ev[:n_ev]`` (rows seat, kind,
-    card, in table order): the events are replayed backwards on each opponent's hand (see the
-    module docstring); ``rst`` gives the unknown cards undone. Writes t's hands (use a copy)."""
-    ps = t.ps
+def seat_logw(rules, pol, t, s, ev, n_ev, rst):
+    """Log-weight of seat ``s``'s events in ``ev[:n_ev]`` (rows seat, kind, card, in table
+    order) on the sampled table ``t``: they are replayed backwards on its hand (see the module
+    docstring); ``rst`` gives the unknown cards undone. Writes t's rows of ``s`` (use a copy)."""
     hand = t.hand
     lw = 0.0
     log_eps = math.log(EPS)
     log_keep = math.log(W_KEEP)
     for i in range(n_ev - 1, -1, -1):
-        s = ev[i, 0]
+        if ev[i, 0] != s:
+            continue
         kind = ev[i, 1]
         c = ev[i, 2]
-        if s == me or ps[s, PS_OPENED] == 1:
-            continue
         if kind == H_DRAW:
             _give_back_unknown(hand, s, rst)
         elif kind == H_DISCARD:
@@ -206,6 +244,182 @@ def history_logw(rules, pol, t, me, ev, n_ev, rst):
     return lw
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _weighed(ps, s, me):
+    """Do seat ``s``'s events weigh? Not the player's own, nor an opened seat's."""
+    return s != me and ps[s, PS_OPENED] == 0
+
+
+@njit(cache=True, _nrt=False)
+def _seat_term(rules, pol, cur, br, s, ev, n_ev, key, hst):
+    """:func:`seat_logw` of seat ``s`` on the hands of ``cur``, computed on the scratch table
+    ``br`` (a copy of ``cur`` but for the hands): the same value for the same hand, whatever
+    ``br`` held before (its rows of ``s`` copied, its plan cleared, its stream restarted)."""
+    k = _known_row(cur.hand, s)
+    for c in range(N_CODES):
+        br.hand[s, c] = cur.hand[s, c]
+        br.hand[k, c] = cur.hand[k, c]
+    br.count.scratch[W_PLANS + 20 * s + 16] = 0  # no plan (plus.clear_plans for one seat)
+    hst[0] = R.stream_key(key, s, 0, 0, STREAM_HISTORY)
+    hst[1] = uint64(0)
+    lw = seat_logw(rules, pol, br, s, ev, n_ev, hst)
+    for c in range(N_CODES):  # the hand now again, for the other seats' replays
+        br.hand[s, c] = cur.hand[s, c]
+        br.hand[k, c] = cur.hand[k, c]
+    return lw
+
+
+@njit(cache=True, _nrt=False)
+def history_logw(rules, pol, t, me, ev, n_ev, key, hst):
+    """Log-weight of the sampled table ``t`` given the history ``ev[:n_ev]``: the sum of
+    :func:`seat_logw` over the seats whose events weigh, each seat's unknown cards undone from
+    its own stream of ``key`` (as the chain computes it; ``hst`` its state, ``uint64[2]``).
+    Writes t's hands (use a copy)."""
+    lw = 0.0
+    for s in range(t.ps.shape[0]):
+        if _weighed(t.ps, s, me):
+            hst[0] = R.stream_key(key, s, 0, 0, STREAM_HISTORY)
+            hst[1] = uint64(0)
+            t.count.scratch[W_PLANS + 20 * s + 16] = 0
+            lw += seat_logw(rules, pol, t, s, ev, n_ev, hst)
+    return lw
+
+
+@njit(cache=True, _nrt=False)
+def _unknown_at(hand, s, j):
+    """The code of the ``j``-th copy (0-based, by code) of seat ``s``'s unknown cards."""
+    k = _known_row(hand, s)
+    for c in range(N_CODES):
+        x = hand[s, c] - hand[k, c]
+        if x > 0:
+            if j < x:
+                return c
+            j -= x
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _n_unknown(hand, s):
+    """How many of seat ``s``'s cards the table does not know of."""
+    k = _known_row(hand, s)
+    m = 0
+    for c in range(N_CODES):
+        x = hand[s, c] - hand[k, c]
+        if x > 0:
+            m += x
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def posterior_chain(rules, pol, t, br, me, history, pile_n, key, work, moves):
+    """Move the sampled table ``t`` by ``history.swaps`` Metropolis-Hastings proposals (a
+    :data:`History`) towards the
+    uniform deal times the history's likelihood (module docstring): each swaps an unknown card
+    of an unopened opponent of ``me`` with a hidden card elsewhere (the stock, the pile's
+    ``pile_n`` unlisted cards under the seen ones, another opponent's unknown cards), accepted
+    with probability ``min(1, exp(logL' - logL))``. ``br`` is scratch (a copy of ``t``);
+    ``key`` the sample's key; ``work`` a :data:`ChainWork`; ``moves`` gets the proposals that
+    changed a card and those accepted. Only the seats of ``history.cover`` are moved (and
+    opened ones, whose events do not weigh); the others keep their hands, and their events'
+    log-likelihood is returned: the sample's importance log-weight (0 when all are covered)."""
+    ev, n_ev, _, swaps, cover = history
+    term, unk, cst, hst = work
+    hand = t.hand
+    ps = t.ps
+    P = ps.shape[0]
+    n = t.gs[GS_STOCK_N]
+    cst[0] = R.stream_key(key, 0, 0, 0, STREAM_CHAIN)
+    cst[1] = uint64(0)
+    u_all = 0  # the unknown cards of the weighed seats the chain moves: the first place
+    o_all = 0  # every moved opponent's unknown cards
+    kept = 0.0  # the log-likelihood of the weighed seats it leaves: an importance weight
+    for s in range(P):
+        term[s] = 0.0
+        unk[s] = 0
+        if s == me:
+            continue
+        if _weighed(ps, s, me) and cover[s] == 0:
+            kept += _seat_term(rules, pol, t, br, s, ev, n_ev, key, hst)
+            continue
+        unk[s] = _n_unknown(hand, s)
+        o_all += unk[s]
+        if _weighed(ps, s, me):
+            u_all += unk[s]
+            term[s] = _seat_term(rules, pol, t, br, s, ev, n_ev, key, hst)
+    moves[0] = 0
+    moves[1] = 0
+    if u_all == 0:
+        return kept
+    for _ in range(swaps):
+        # the first place: a weighed seat's unknown card
+        j = R.below(cst, u_all)
+        a = 0
+        for s in range(P):
+            if _weighed(ps, s, me) and cover[s] == 1:
+                if j < unk[s]:
+                    a = s
+                    break
+                j -= unk[s]
+        ca = _unknown_at(hand, a, j)
+        # the second place: the stock, the pile's unlisted cards, another opponent's unknown
+        m = n + pile_n + o_all - unk[a]
+        if m == 0:
+            continue
+        x = R.below(cst, m)
+        b = -1  # -1 stock, -2 pile, else a seat
+        if x < n:
+            b = -1
+            cb = t.stock[x]
+        elif x < n + pile_n:
+            b = -2
+            x -= n
+            cb = t.disc[x]
+        else:
+            x -= n + pile_n
+            for s in range(P):
+                if s == me or s == a:
+                    continue
+                if x < unk[s]:
+                    b = s
+                    break
+                x -= unk[s]
+            cb = _unknown_at(hand, b, x)
+        u = R.uniform(cst)  # drawn for every proposal: the stream does not depend on the cards
+        if ca == cb:
+            continue
+        moves[0] += 1
+        hand[a, ca] -= 1
+        hand[a, cb] += 1
+        if b == -1:
+            t.stock[x] = ca
+        elif b == -2:
+            t.disc[x] = ca
+        else:
+            hand[b, cb] -= 1
+            hand[b, ca] += 1
+        ta = _seat_term(rules, pol, t, br, a, ev, n_ev, key, hst)
+        tb = 0.0
+        if b >= 0 and _weighed(ps, b, me):
+            tb = _seat_term(rules, pol, t, br, b, ev, n_ev, key, hst)
+        d = ta - term[a] + (tb - term[b] if b >= 0 and _weighed(ps, b, me) else 0.0)
+        if d >= 0.0 or u < math.exp(d):
+            moves[1] += 1
+            term[a] = ta
+            if b >= 0:
+                term[b] = tb
+            continue
+        hand[a, cb] -= 1  # rejected: the cards go back
+        hand[a, ca] += 1
+        if b == -1:
+            t.stock[x] = cb
+        elif b == -2:
+            t.disc[x] = cb
+        else:
+            hand[b, ca] -= 1
+            hand[b, cb] += 1
+    return kept
+
+
 @njit(cache=True, _nrt=False)
 def rank_counts(t, out):
     """``out[p, r]``: the copies of rank ``r + 1`` (r = 13: jokers) in seat ``p``'s hand."""
@@ -219,29 +433,36 @@ def rank_counts(t, out):
 
 
 @njit(cache=True, _nrt=False)
-def _sample_read(seed, i, rules, pol, base, hidden, history, me, samp, br, rst, out_j):
-    """Rollout ``i``'s sample of the hidden cards around ``base`` into ``samp``: dealt
-    (:func:`.branch._sample_situation`), the past turns replayed (``history.prior``), its rank
-    counts and log-weight (:func:`history_logw` on ``br``) into ``out_j`` (``ranks, logw``
-    rows: ``(ranks[j], logw, j)``), the play's streams keyed (C3)."""
+def _sample_read(seed, i, rules, pol, base, hidden, history, me, tables, rst, work, out_j):
+    """Rollout ``i``'s sample of the hidden cards around ``base`` into ``tables[0]``: dealt
+    (:func:`.branch._sample_situation`), the past turns replayed (``history.prior``), then read
+    by the history: drawn from the posterior by ``history.swaps`` swaps (:func:`posterior_chain`,
+    ``work`` its :data:`ChainWork`) or, with ``swaps`` 0, weighed by :func:`history_logw` (on
+    ``tables[1]``). Its rank counts, log-weight and the chain's moves go to ``out_j``
+    (``(ranks[j], logw, moves[j], j)``); the play's streams are keyed (C3)."""
+    samp, br = tables
     pool, n_pool, opp_sizes, pile_extra = hidden
-    ev, n_ev, prior = history
-    ranks_j, logw, j = out_j
+    ranks_j, logw, moves_j, j = out_j
     rst[0] = R.stream_key(seed, i, 0, 0, B.STREAM_ROLLOUT)
     rst[1] = uint64(0)
     B._sample_situation(base, samp, pool, n_pool, opp_sizes, pile_extra, rst)
-    if prior:
+    if history.prior:
         rst[0] = R.stream_key(seed, i, 0, 0, STREAM_PRIOR)
         rst[1] = uint64(0)
         forward_prior(rules, pol, samp, me, rst)
-    rank_counts(samp, ranks_j)
-    if n_ev > 0:
+    logw[j] = 0.0
+    moves_j[0] = 0
+    moves_j[1] = 0
+    if history.n_ev > 0:
         B.copy_state(samp, br, False)
-        rst[0] = R.stream_key(seed, i, 0, 0, STREAM_HISTORY)
-        rst[1] = uint64(0)
-        logw[j] = history_logw(rules, pol, br, me, ev, n_ev, rst)
-    else:
-        logw[j] = 0.0
+        key = R.stream_key(seed, i, 0, 0, 0)
+        if history.swaps > 0:
+            pile_n = pile_extra if base.gs[E.GS_RESHUFFLED] == 0 else 0
+            logw[j] = posterior_chain(rules, pol, samp, br, me, history, pile_n, key, work,
+                                      moves_j)
+        else:
+            logw[j] = history_logw(rules, pol, br, me, history.ev, history.n_ev, key, work.hst)
+    rank_counts(samp, ranks_j)
     for s in range(samp.streams.shape[0]):
         samp.streams[s, 0] = R.stream_key(seed, i, 0, 1, s)
         samp.streams[s, 1] = uint64(0)
@@ -252,25 +473,30 @@ def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first
     """The advisor's rollouts ``first .. first + count - 1`` read from the table: each deals the
     ``hidden`` cards (a :data:`Hidden`) around ``base`` (:func:`.branch._sample_situation`, its
     own stream), replays the opponents' past turns when ``history.prior``
-    (:func:`forward_prior`), weighs the sample by the history (:func:`history_logw`, on a copy)
-    and plays it both ways (:func:`.branch.play_pair`) over ``run.workers`` workers (a
-    :data:`.table.Run`). Writes ``out`` (a :data:`Rollouts`) at ``j = i - first``."""
+    (:func:`forward_prior`), draws the hidden hands from the posterior given the history by
+    ``history.swaps`` swaps (:func:`posterior_chain`; with ``swaps`` 0 the sample is weighed
+    by :func:`history_logw` instead) and plays it both ways (:func:`.branch.play_pair`) over
+    ``run.workers`` workers (a :data:`.table.Run`). Writes ``out`` (a :data:`Rollouts`) at
+    ``j = i - first``."""
     P = rules[E.R_PLAYERS]
     per = (count + run.workers - 1) // run.workers
     # a namedtuple's arrays are read into locals before prange: Numba's parallel loops do not
     # write through to arrays reached inside a tuple argument
     flat = E.flat_table(base)
     pool, n_pool, opp_sizes, pile_extra = hidden
-    ev, n_ev, prior = history
-    res, logw, ranks = out
+    ev, n_ev, prior, swaps, cover = history
+    res, logw, ranks, moves = out
     for w in prange(run.workers):
         samp = E.new_table_jit(P, run.pack_size, 1)
         br = E.new_table_jit(P, run.pack_size, 1)
         rst = np.empty(2, np.uint64)
+        work = ChainWork(np.zeros(P, np.float64), np.zeros(P, np.int64),
+                         np.zeros(2, np.uint64), np.zeros(2, np.uint64))
         for j in range(w * per, min(count, w * per + per)):
             _sample_read(seed, first + j, rules, pol, E.table_of(flat),
-                         Hidden(pool, n_pool, opp_sizes, pile_extra), History(ev, n_ev, prior),
-                         me, samp, br, rst, (ranks[j], logw, j))
+                         Hidden(pool, n_pool, opp_sizes, pile_extra),
+                         History(ev, n_ev, prior, swaps, cover), me, (samp, br), rst, work,
+                         (ranks[j], logw, moves[j], j))
             B.play_pair(rules, pol, samp, br, me, force_mask, res[j])
 
 
@@ -289,16 +515,19 @@ def rollout_discard_block(seed, rules, pol, base, hidden, history, me, cands, fi
     per = (count + run.workers - 1) // run.workers
     flat = E.flat_table(base)  # read into locals before prange (see rollout_block)
     pool, n_pool, opp_sizes, pile_extra = hidden
-    ev, n_ev, prior = history
-    res, logw, ranks = out
+    ev, n_ev, prior, swaps, cover = history
+    res, logw, ranks, moves = out
     for w in prange(run.workers):
         samp = E.new_table_jit(P, run.pack_size, 1)
         br = E.new_table_jit(P, run.pack_size, 1)
         rst = np.empty(2, np.uint64)
+        work = ChainWork(np.zeros(P, np.float64), np.zeros(P, np.int64),
+                         np.zeros(2, np.uint64), np.zeros(2, np.uint64))
         for j in range(w * per, min(count, w * per + per)):
             _sample_read(seed, first + j, rules, pol, E.table_of(flat),
-                         Hidden(pool, n_pool, opp_sizes, pile_extra), History(ev, n_ev, prior),
-                         me, samp, br, rst, (ranks[j], logw, j))
+                         Hidden(pool, n_pool, opp_sizes, pile_extra),
+                         History(ev, n_ev, prior, swaps, cover), me, (samp, br), rst, work,
+                         (ranks[j], logw, moves[j], j))
             E.seat_stock(samp.gs, (me + 1) % P, P)
             for k in range(cands.shape[0]):
                 B.copy_state(samp, br, False)
