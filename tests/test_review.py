@@ -182,8 +182,9 @@ def test_R9_the_review_reads_the_hands_history_into_the_samples(hand6):
     with_h = ks.review(hand6, 2, **kw)
     without = ks.review(hand6, 2, **kw, history=False)
     assert (without["ess"] == 60).all() or (without["history_strength"] == 1).all()
-    # the hidden hands from the posterior: independent chains, equal weights, nothing tempered
-    assert (with_h["ess"] == with_h["rollouts"]).all() and (with_h["history_strength"] == 1).all()
+    # the review weighs the samples by the history (review.HISTORY_SWAPS: no chains)
+    assert (with_h["ess"] <= with_h["rollouts"] + 1e-9).all()
+    assert (with_h["history_strength"] <= 1).all() and (with_h["ess"] < without["ess"]).any()
     assert not with_h["d_value"].equals(without["d_value"])
 
 
@@ -480,12 +481,14 @@ def test_a_single_look_is_the_fixed_size_review_and_the_advisors_answer(hand6):
                                   fixed.drop(columns="stopped_by"))
     assert (fixed["stopped_by"] == "rollouts").all()
     assert (r["looks"] == 1).all() and (r["rollouts"] == 60).all()
-    m = walk(hand6, 2)[0][0]
+    # a take (R9.1): no seat was asked before it, so no event to read; a call's implied passes
+    # are read by the advisor's chains and by the review's weights (review.HISTORY_SWAPS)
+    k, m = next((k, m) for k, m in enumerate(walk(hand6, 2)[0]) if m.decision == "take")
     sit = {k: v for k, v in m.situation.items() if k != "history"}
     a = ks.advise(**sit, rollouts=60, policies="greedy", seed=_seed_of(1, m),
                   rules=hand6.rules)
-    assert r["d_value"].iat[0] == pytest.approx(a.difference["relative"])
-    assert r["d_value_lo"].iat[0] == pytest.approx(a.difference["relative_lo"])
+    assert r["d_value"].iat[k] == pytest.approx(a.difference["relative"])
+    assert r["d_value_lo"].iat[k] == pytest.approx(a.difference["relative_lo"])
 
 
 @pytest.mark.parametrize("kw, err, msg", [
