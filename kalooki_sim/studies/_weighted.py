@@ -169,3 +169,29 @@ def _decided(d, logw, looks, alpha=SEQ_ALPHA):
     w, _, _ = _temper(logw, _ess_floor(len(d)))
     p = _pvalue(d, w)
     return bool(np.isfinite(p) and p < alpha / looks)
+
+
+EQUAL_BAND = 2.0  # points: inside +-EQUAL_BAND two options are "equal" (the review's band)
+
+
+def _equal(d, w, looks, alpha=SEQ_ALPHA, band=EQUAL_BAND):
+    """The sequential rule's other stop: the paired differences ``d`` (normalised weights
+    ``w``, None for equal weights) have a two-sided interval at level ``1 - alpha / looks``
+    inside ``±band`` points, so the options are equal for a player (a confidence sequence over
+    at most ``looks`` looks, Bonferroni).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = np.resize([-1.0, 1.0], 400)
+    >>> _equal(d, None, 8), _equal(d * 40, None, 8)
+    (True, False)
+    """
+    d = np.asarray(d, float)
+    if w is None:
+        w = np.full(d.size, 1.0 / max(d.size, 1))
+    m, se, df = _wse(d, w)
+    if not np.isfinite(se):
+        return False
+    half = float(stats.t.ppf(1 - alpha / looks / 2, df)) * se
+    return bool(-band <= m - half and m + half <= band)

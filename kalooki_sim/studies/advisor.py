@@ -59,6 +59,7 @@ from ._weighted import (  # noqa: F401  (confidence is public here; the rest for
     RC,
     SEQ_ALPHA,
     _decided,
+    _equal,
     _ess_floor,
     _summary,
     _t3,
@@ -106,7 +107,8 @@ class Advice:
     not), or ``"unsure"``. ``needed``: cards still needed and outs without and with the card
     (``needed_before``, ``needed_after``, ``outs_before``, ``outs_after``; None when no card
     that can still come lays the contract). ``recommendation``: the sentence; ``rollouts``:
-    paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"``, ``"time_limit"`` or
+    paired rollouts played; ``stopped_by``: ``"rollouts"``, ``"margin"``, ``"time_limit"``,
+    ``"equal"`` (``decide=True``: the interval at the sequential level lies inside ±2 points) or
     ``"decided"`` (``decide=True``: the sequential rule decided).
 
     What the table showed is read into the hidden hands: ``history_events``: the
@@ -220,7 +222,9 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
     verb = {"take": "taking", "call": "calling"}[act_name]
     what = _WHAT[objective]
     p_act, p_pass = table["out"].iat[0], table["out"].iat[1]
-    stop = {"rollouts": "", "decided": " (stopped when the sequential test decided)"}
+    stop = {"rollouts": "", "decided": " (stopped when the sequential test decided)",
+            "equal": " (stopped when the sequential test found them within ±2 points: either "
+                     "is as good)"}
     how = (f"over {n:,} paired rollouts"
            + stop.get(stopped_by, f" (stopped by {stopped_by.replace('_', ' ')})"))
     moves = (f"goes from {share_text(p_pass)} to {share_text(p_act)}"
@@ -281,7 +285,8 @@ known, hand_sizes, reshuffled, history
         points, or after about ``time_limit`` seconds (checked every 250 rollouts).
     decide : bool
         Stop as soon as the difference is significant at ``0.05 / K`` (``K`` the looks the
-        budget allows, Bonferroni: at most 5% of wrong "clearly" when the choices are equal).
+        budget allows, Bonferroni: at most 5% of wrong "clearly" when the choices are equal),
+        or its interval at that level lies inside ±2 points (``stopped_by="equal"``).
     seed, rules, threads, progress
         The seed of all play (C3: the same advice on any number of threads), the rules
         (Jamaican defaults), Numba threads, a progress bar on stderr.
@@ -371,6 +376,10 @@ def _play(sit, pol, seed, run):
         bar.update(k)
         if run.decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
             stopped_by = "decided"
+            break
+        if run.decide and _equal(res[:done, j] - res[:done, RC + j],
+                                 _temper(logw[:done], _ess_floor(done))[0], looks):
+            stopped_by = "equal"
             break
         if done >= n:
             break

@@ -36,7 +36,7 @@ from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
 from ._sequential import EQUAL
-from ._weighted import RC, _ess_floor, _pvalue, _t3, _temper, _wilson
+from ._weighted import RC, _equal, _ess_floor, _pvalue, _t3, _temper, _wilson
 from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, read_history
 from .situation import _build
 
@@ -303,6 +303,9 @@ def _play(sit, cands, pol, seed, run):
                 p = _pvalue(d, w)
                 if np.isfinite(p) and p < 0.05 / looks:
                     stopped_by = "decided"
+                    break
+                if _equal(d, w, looks):  # the second best within ±2 points of the best
+                    stopped_by = "equal"
                     break
             if run.margin is not None and done >= 2 * BATCH // 5:
                 _, lo, hi = _t3(d, w)
