@@ -377,11 +377,15 @@ def test_decide_stops_when_decided_and_claims_nothing_otherwise():
     a = ks.advise(**COMPLETE, rollouts=5000, decide=True, policies="greedy", seed=1)
     assert a.stopped_by == "decided" and a.rollouts == 250 and a.action == "take"
     assert "sequential test decided" in a.recommendation
-    # the late, nearly void hand 6: the rollouts do not decide, so no advice is claimed
+    # the late, nearly void hand 6 (R13): the two options are equal, found so at a look before
+    # the budget, and no action is claimed
     late = dict(HAND6, stock_left=2, reshuffled=True, seen="2♣ 3♣ 4♣ 5♣ 6♣")
-    b = ks.advise(**late, rollouts=500, decide=True, seed=3)
-    assert b.stopped_by == "rollouts" and b.rollouts == 500
+    b = ks.advise(**late, rollouts=5000, decide=True, seed=3)
+    assert b.stopped_by == "equal" and b.rollouts < 5000
     assert b.action == "unsure" and b.confidence == "unsure"
+    assert "within ±2 points" in b.recommendation
+    lo, hi = b.difference["relative_lo"], b.difference["relative_hi"]
+    assert -2 <= lo and hi <= 2
 
 
 # -- the why in words ------------------------------------------------------------------------------
