@@ -33,10 +33,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._weighted import _ess_floor, _temper, _wse
+from ._weighted import EQUAL, _ess_floor, _temper, _wse
 
 ALPHA = 0.05  # the chance that a decision's stopping interval misses (spent over its looks)
-EQUAL = 2.0  # points: inside +-EQUAL two actions are "equal" (the call chart's "either" band)
 MIN_FIRST = 20  # rollouts every decision gets at its first look, even over a tiny budget
 
 

@@ -15,6 +15,7 @@ RC = _B.ROLL_COLS  # per branch of a rollout: penalty, out, doubled, void, relat
 SEQ_ALPHA = 0.05  # decide=True: the chance of a false "clearly", spent over the looks
 ESS_FLOOR = 0.1  # the history's weights are tempered below this share of rollouts
 ESS_MIN = 30  # ... and below this many (a quarter of the rollouts when fewer than 120)
+EQUAL = 2.0  # points: inside +-EQUAL two options are "equal" (the call chart's "either" band)
 
 
 def _ess_floor(n):
@@ -171,26 +172,23 @@ def _decided(d, logw, looks, alpha=SEQ_ALPHA):
     return bool(np.isfinite(p) and p < alpha / looks)
 
 
-EQUAL_BAND = 2.0  # points: inside +-EQUAL_BAND two options are "equal" (the review's band)
 
-
-def _equal(d, w, looks, alpha=SEQ_ALPHA, band=EQUAL_BAND):
-    """The sequential rule's other stop: the paired differences ``d`` (normalised weights
-    ``w``, None for equal weights) have a two-sided interval at level ``1 - alpha / looks``
-    inside ``±band`` points, so the options are equal for a player (a confidence sequence over
-    at most ``looks`` looks, Bonferroni).
+def _equal(d, logw, looks, alpha=SEQ_ALPHA, band=EQUAL):
+    """The sequential rule's other stop (:func:`_decided`'s twin): the paired differences ``d``
+    (weighted by ``logw``, tempered as the advice is) have a two-sided interval at level
+    ``1 - alpha / looks`` inside ``±band`` points, so the options are equal for a player (a
+    confidence sequence over at most ``looks`` looks, Bonferroni).
 
     Examples
     --------
     >>> import numpy as np
-    >>> d = np.resize([-1.0, 1.0], 400)
-    >>> _equal(d, None, 8), _equal(d * 40, None, 8)
+    >>> d, logw = np.resize([-1.0, 1.0], 400), np.zeros(400)
+    >>> _equal(d, logw, 8), _equal(d * 40, logw, 8)
     (True, False)
     """
     d = np.asarray(d, float)
-    if w is None:
-        w = np.full(d.size, 1.0 / max(d.size, 1))
-    m, se, df = _wse(d, w)
+    w, _, _ = _temper(logw, _ess_floor(len(d)))
+    m, se, df = _wse(d, np.full(d.size, 1.0 / max(d.size, 1)) if w is None else w)
     if not np.isfinite(se):
         return False
     half = float(stats.t.ppf(1 - alpha / looks / 2, df)) * se

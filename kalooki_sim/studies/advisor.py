@@ -377,8 +377,7 @@ def _play(sit, pol, seed, run):
         if run.decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
             stopped_by = "decided"
             break
-        if run.decide and _equal(res[:done, j] - res[:done, RC + j],
-                                 _temper(logw[:done], _ess_floor(done))[0], looks):
+        if run.decide and _equal(res[:done, j] - res[:done, RC + j], logw[:done], looks):
             stopped_by = "equal"
             break
         if done >= n:

@@ -304,7 +304,7 @@ def _play(sit, cands, pol, seed, run):
                 if np.isfinite(p) and p < 0.05 / looks:
                     stopped_by = "decided"
                     break
-                if _equal(d, w, looks):  # the second best within ±2 points of the best
+                if _equal(d, logw[:done], looks):  # the second best within ±2 of the best
                     stopped_by = "equal"
                     break
             if run.margin is not None and done >= 2 * BATCH // 5:
