@@ -37,6 +37,7 @@ from .rating import BLUNDER, ERRORS, MISTAKE, RATINGS, rating, review_total  # n
 from .review_discard import (
     DISCARD_HAND_ROLLOUTS,
     DISCARD_ROLLOUTS,
+    HISTORY_SWAPS,
     discard_moments,
     review_discards,
 )
@@ -53,10 +54,6 @@ VERDICTS = {
 }
 
 ALPHA = 0.05  # the familywise error rate of a hand's verdicts (Holm)
-#: the review reads a decision's history by importance weights (tempered when they collapse),
-#: not by the advisor's chains: on expert hands the chains took about ten times as long a
-#: hand (87 s against 8 s, contracts 1, 4 and 7, 2 threads) for 9% undecided against 42%
-HISTORY_SWAPS = 0
 
 def holm_verdict(acted, d, p_adjusted, alpha: float = ALPHA) -> str:
     """``"good"``, ``"mistake"`` or ``"close"`` for a decision whose paired difference, act
