@@ -468,6 +468,16 @@ def _sample_read(seed, i, rules, pol, base, hidden, history, me, tables, rst, wo
         samp.streams[s, 1] = uint64(0)
 
 
+@njit(cache=True)
+def _worker_state(P, pack_size):
+    """A rollout worker's own state: the sample's table, the branch's table, a stream state
+    and the chain's :data:`ChainWork` (both rollout kernels allocate it once per worker)."""
+    return (E.new_table_jit(P, pack_size, 1), E.new_table_jit(P, pack_size, 1),
+            np.empty(2, np.uint64),
+            ChainWork(np.zeros(P, np.float64), np.zeros(P, np.int64), np.zeros(2, np.uint64),
+                      np.zeros(2, np.uint64)))
+
+
 @njit(cache=True, parallel=True)
 def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first, count, run, out):
     """The advisor's rollouts ``first .. first + count - 1`` read from the table: each deals the
@@ -487,11 +497,7 @@ def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first
     ev, n_ev, prior, swaps, cover = history
     res, logw, ranks, moves = out
     for w in prange(run.workers):
-        samp = E.new_table_jit(P, run.pack_size, 1)
-        br = E.new_table_jit(P, run.pack_size, 1)
-        rst = np.empty(2, np.uint64)
-        work = ChainWork(np.zeros(P, np.float64), np.zeros(P, np.int64),
-                         np.zeros(2, np.uint64), np.zeros(2, np.uint64))
+        samp, br, rst, work = _worker_state(P, run.pack_size)
         for j in range(w * per, min(count, w * per + per)):
             _sample_read(seed, first + j, rules, pol, E.table_of(flat),
                          Hidden(pool, n_pool, opp_sizes, pile_extra),
@@ -518,11 +524,7 @@ def rollout_discard_block(seed, rules, pol, base, hidden, history, me, cands, fi
     ev, n_ev, prior, swaps, cover = history
     res, logw, ranks, moves = out
     for w in prange(run.workers):
-        samp = E.new_table_jit(P, run.pack_size, 1)
-        br = E.new_table_jit(P, run.pack_size, 1)
-        rst = np.empty(2, np.uint64)
-        work = ChainWork(np.zeros(P, np.float64), np.zeros(P, np.int64),
-                         np.zeros(2, np.uint64), np.zeros(2, np.uint64))
+        samp, br, rst, work = _worker_state(P, run.pack_size)
         for j in range(w * per, min(count, w * per + per)):
             _sample_read(seed, first + j, rules, pol, E.table_of(flat),
                          Hidden(pool, n_pool, opp_sizes, pile_extra),
