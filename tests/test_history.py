@@ -17,6 +17,7 @@ from kalooki_sim.engine._kernels import reading as RD
 from kalooki_sim.engine._kernels import rng as R
 from kalooki_sim.engine._kernels.workspace import W_PLANS
 from kalooki_sim.engine.play import rules_vector, setup
+from kalooki_sim.game.kernels import card_value
 from kalooki_sim.studies._history import check_history, engine_events
 from kalooki_sim.studies.advisor import _situation
 
@@ -112,22 +113,33 @@ def seat_logw(rules, pol, t, s, ev, n_ev, rst):
             return False
         return H._wants_card(s, c, hand, ps, t.gs, rules, pol, rst, gain, pw)
 
+    def points(code):
+        return card_value(code // 13, code % 13 + 1)
+
     lw = 0.0
-    for i in reversed(range(n_ev)):
-        seat, kind, c = (int(x) for x in ev[i])
-        if seat != s:
-            continue
+    mine = [(int(k), int(c)) for sj, k, c in ev[:n_ev] if sj == s]
+    for i in reversed(range(len(mine))):
+        kind, c = mine[i]
         if kind == H.H_DRAW:
-            give_back_unknown()
+            # the card thrown in the same turn is taken to be the one drawn, if still unknown
+            thrown = mine[i + 1][1] if i + 1 < len(mine) and mine[i + 1][0] == H.H_DISCARD \
+                else None
+            k = E._known_row(hand, s)
+            if thrown is not None and hand[s, thrown] > hand[k, thrown]:
+                hand[s, thrown] -= 1
+            else:
+                give_back_unknown()
         elif kind == H.H_DISCARD:
             hand[s, c] += 1
-            if E._choose_discard(s, hand, ps, t.gs, t.melds, rules, pol, rst, pw) == c:
+            d = E._choose_discard(s, hand, ps, t.gs, t.melds, rules, pol, rst, pw)
+            if d == c:
                 continue
             now = MEMO._needed_memo(s, hand, ps, rules, pol, pw)
             hand[s, c] -= 1
             keeps = RD._needed_upto(s, hand, rules, pol, pw, now, 0) <= now
             hand[s, c] += 1
-            lw += math.log(H.W_KEEP if keeps else H.EPS)
+            # a cheaper card thrown while a costlier one was free (R12) is not the model's
+            lw += math.log(H.W_KEEP if keeps and points(c) >= points(d) else H.EPS)
         elif kind in (H.H_TAKE, H.H_CALL):
             if hand[s, c] > 0:
                 hand[s, c] -= 1

@@ -14,10 +14,15 @@ rollouts, ``expert`` by default) would hold at this point of the hand:
 * :func:`history_logw` (the public history, R6, R9): the log-likelihood of each opponent's
   typed events under the model, replayed backwards on the sampled hand (the hand at the time of
   an event is approximated by the hand now, with the later discards given back, the later
-  takes and calls taken away, and one random unknown card taken away for each later draw or
-  penalty card). A ``discard`` weighs 1 when the model discards that very card, ``W_KEEP``
-  when losing it at least keeps the model's exact count of cards needed (its first criterion),
-  ``EPS`` otherwise; a ``take`` or ``call`` weighs 1 when the model wants the card
+  takes and calls taken away, and for each later draw the card the seat threw in that turn
+  taken away, if it still holds an unknown copy of it (what the model does with a card that
+  does not help: measured on expert hands, this reads them better than a random card), else
+  one random unknown card, as for a call's penalty card). A ``discard`` weighs 1 when the
+  model discards that very card, ``W_KEEP`` when losing it at least keeps the model's exact
+  count of cards needed (its first criterion) and costs no fewer points than the model's own
+  choice (the tie-breaks after that read seen cards as they are now), ``EPS`` otherwise (a
+  cheaper card thrown while a costlier one was free, R12); a ``take`` or ``call`` weighs 1
+  when the model wants the card
   (:func:`.draw._wants_card`), ``EPS`` otherwise; a ``pass`` the reverse; a stock ``draw``
   weighs nothing. The rest of the table (stock, opened seats, hand sizes) is read as it is
   now. Events of seat 0 (the player) and of seats that have opened carry no weight.
@@ -62,6 +67,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange, uint64
 
+from ...game.kernels import card_value
 from . import branch as B
 from . import engine as E
 from . import rng as R
@@ -183,17 +189,22 @@ def _give_back_unknown(hand, seat, rst):
 @njit(cache=True, _nrt=False)
 def _discard_weight(rules, pol, t, seat, card, rst):
     """Weight of ``seat`` discarding ``card`` from its hand (which holds it): 1 if the model
-    chooses it, ``W_KEEP`` if its loss keeps the model's count of cards needed, else ``EPS``."""
+    chooses it, ``W_KEEP`` if its loss keeps the model's count of cards needed and it costs no
+    fewer points than the model's choice, else ``EPS``."""
     hand = t.hand
     ps = t.ps
     pw = t.count
-    if _choose_discard(seat, hand, ps, t.gs, t.melds, rules, pol, rst, pw) == card:
+    d = _choose_discard(seat, hand, ps, t.gs, t.melds, rules, pol, rst, pw)
+    if d == card:
         return 1.0
     now = _needed_memo(seat, hand, ps, rules, pol, pw)
     hand[seat, card] -= 1
     nd = _needed_upto(seat, hand, rules, pol, pw, now, now)
     hand[seat, card] += 1
-    return W_KEEP if nd <= now else EPS
+    if nd > now or (d >= 0 and card_value(card // 13, card % 13 + 1)
+                    < card_value(d // 13, d % 13 + 1)):
+        return EPS
+    return W_KEEP
 
 
 @njit(cache=True, _nrt=False)
@@ -217,13 +228,19 @@ def seat_logw(rules, pol, t, s, ev, n_ev, rst):
     lw = 0.0
     log_eps = math.log(EPS)
     log_keep = math.log(W_KEEP)
+    thrown = -1  # the card the seat threw after the event replayed, in the same turn
     for i in range(n_ev - 1, -1, -1):
         if ev[i, 0] != s:
             continue
         kind = ev[i, 1]
         c = ev[i, 2]
+        after = thrown
+        thrown = c if kind == H_DISCARD else -1
         if kind == H_DRAW:
-            _give_back_unknown(hand, s, rst)
+            if after >= 0 and hand[s, after] > hand[_known_row(hand, s), after]:
+                hand[s, after] -= 1  # the drawn card taken to be the one thrown back
+            else:
+                _give_back_unknown(hand, s, rst)
         elif kind == H_DISCARD:
             hand[s, c] += 1
             w = _discard_weight(rules, pol, t, s, c, rst)
