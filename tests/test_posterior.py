@@ -256,12 +256,10 @@ def test_R6_R9_over_many_hands_the_posterior_beats_uniform_and_the_wrong_seat_fa
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="measured (432 positions of three deals, 15,050 cells, "
-                   "4 sweeps): mean belief / frequency 28/23 in the lowest decile and 85/80 in "
-                   "the ninth, 4-5 points where the target is 3 (uniform dealing: 6.2); the "
-                   "likelihood's approximations (EPS, the hand at an event guessed from the "
-                   "hand now) are the suspects")
 def test_R6_R9_the_posterior_is_calibrated_decile_by_decile(many):
+    # measured (40,768 cells): the lowest decile's mean belief 25.3% against a frequency of
+    # 21.2%, the largest gap; 4 sweeps (0.031) or the likelihood before the drawn card and the
+    # cheaper discard were read (0.043 on seeds 4-8) fail here
     post, _, _ = many
     assert _worst(post) <= TOL, calibration(post)
 
