@@ -24,16 +24,17 @@ def _ess_floor(n):
     return max(min(ESS_MIN, n / 4), ESS_FLOOR * n)
 
 
-def _t3(x, w=None):
-    """Mean of the rollouts ``x`` with its 95% Student t interval (NaN bounds below two); with
-    normalised weights ``w``, the self-normalised weighted mean, its delta-method standard
-    error ``sqrt(sum w^2 (x - m)^2)`` and t quantiles on ``ess - 1`` degrees of freedom."""
+def _t3(x, w=None, conf=0.95):
+    """Mean of the rollouts ``x`` with its Student t interval at level ``conf`` (NaN bounds
+    below two); with normalised weights ``w``, the self-normalised weighted mean, its
+    delta-method standard error ``sqrt(sum w^2 (x - m)^2)`` and t quantiles on ``ess - 1``
+    degrees of freedom."""
     if w is None:
-        return t_interval(x)[:3]
+        return t_interval(x, conf)[:3]
     m, se, df = _wse(x, w)
     if not np.isfinite(se):
         return m, np.nan, np.nan
-    half = float(stats.t.ppf(0.975, df)) * se
+    half = float(stats.t.ppf(1 - (1 - conf) / 2, df)) * se
     return m, m - half, m + half
 
 
@@ -172,7 +173,6 @@ def _decided(d, logw, looks, alpha=SEQ_ALPHA):
     return bool(np.isfinite(p) and p < alpha / looks)
 
 
-
 def _equal(d, logw, looks, alpha=SEQ_ALPHA, band=EQUAL):
     """The sequential rule's other stop (:func:`_decided`'s twin): the paired differences ``d``
     (weighted by ``logw``, tempered as the advice is) have a two-sided interval at level
@@ -188,8 +188,7 @@ def _equal(d, logw, looks, alpha=SEQ_ALPHA, band=EQUAL):
     """
     d = np.asarray(d, float)
     w, _, _ = _temper(logw, _ess_floor(len(d)))
-    m, se, df = _wse(d, np.full(d.size, 1.0 / max(d.size, 1)) if w is None else w)
-    if not np.isfinite(se):
-        return False
-    half = float(stats.t.ppf(1 - alpha / looks / 2, df)) * se
-    return bool(-band <= m - half and m + half <= band)
+    if w is None:  # equal weights, read as such (the weighted standard error)
+        w = np.full(d.size, 1.0 / max(d.size, 1))
+    _, lo, hi = _t3(d, w, conf=1 - alpha / looks)
+    return bool(np.isfinite(lo) and -band <= lo and hi <= band)

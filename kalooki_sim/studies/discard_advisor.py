@@ -35,8 +35,7 @@ from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
-from ._sequential import EQUAL
-from ._weighted import RC, _equal, _ess_floor, _pvalue, _t3, _temper, _wilson
+from ._weighted import EQUAL, RC, _decided, _equal, _ess_floor, _t3, _temper, _wilson
 from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, read_history
 from .situation import _build
 
@@ -299,14 +298,12 @@ def _play(sit, cands, pol, seed, run):
         bar.update(k)
         if len(cands) > 1 and (run.decide or run.margin is not None) and done < n:
             _, _, w, d = _best_second(res[:done], logw[:done], j)
-            if run.decide:
-                p = _pvalue(d, w)
-                if np.isfinite(p) and p < 0.05 / looks:
-                    stopped_by = "decided"
-                    break
-                if _equal(d, logw[:done], looks):  # the second best within ±2 of the best
-                    stopped_by = "equal"
-                    break
+            if run.decide and _decided(d, logw[:done], looks):
+                stopped_by = "decided"
+                break
+            if run.decide and _equal(d, logw[:done], looks):  # second best within ±2 of best
+                stopped_by = "equal"
+                break
             if run.margin is not None and done >= 2 * BATCH // 5:
                 _, lo, hi = _t3(d, w)
                 if (hi - lo) / 2 <= run.margin:
