@@ -102,6 +102,21 @@ def test_ladder_games_plays_every_seat_and_resumes(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(again, rows)
 
 
+def test_the_ladder_summarised_by_blocks_is_the_table_of_all_rows(tmp_path, monkeypatch):
+    """:func:`ladder` reads a block of games at a time (a million games would not fit in
+    memory at once); block by block it gives exactly the table of all the rows together."""
+    whole = L.ladder(["expert", "greedy"], games=6, seed=5, out=tmp_path, progress=False)
+    rows = {p: L.ladder_games(p, 6, seed=5, out=tmp_path, progress=False)
+            for p in ("expert", "greedy")}
+    pd.testing.assert_frame_equal(whole, L.ladder_table(rows))
+    monkeypatch.setattr(L, "BLOCK_GAMES", 2)
+    blocks = L.ladder(["expert", "greedy"], games=6, seed=5, out=tmp_path / "b", progress=False)
+    pd.testing.assert_frame_equal(blocks, whole)
+    assert whole["d_table"].abs().sum() > 0  # greedy is not the expert: the table says something
+    with pytest.raises(ValueError, match="games"):
+        L.ladder(["expert"], games=0, out=tmp_path, progress=False)
+
+
 def test_the_expert_plays_one_table(tmp_path):
     ex = L.ladder_games("expert", 2, seed=3, out=tmp_path, progress=False)
     assert set(ex["rotation"]) == {-1} and len(ex) == 2 * 9 * 4

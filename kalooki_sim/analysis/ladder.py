@@ -58,6 +58,9 @@ SEED = 4949
 GAMES, SEARCH_GAMES = 10_000, 1_000
 #: seats at the table (R2: the card's four-player game)
 PLAYERS = 4
+#: games :func:`ladder` reads and summarises at a time (a multiple of the chunks, 500 and 50,
+#: so the files are the same as one call's): a million games never sit in memory at once
+BLOCK_GAMES = 50_000
 _CSV = "ladder.csv"
 _KEEP = ["game", "hand", "seat", "penalty", "doubled", "complete"]
 COLUMNS = ["player", "baseline", "scope", "hand", "deals", "points", "d_table", "d_table_lo",
@@ -202,12 +205,17 @@ def ladder_table(rows: dict, baselines=None) -> pd.DataFrame:
     """
     if "expert" not in rows:
         raise ValueError(not_allowed("rows", sorted(rows), "rows of 'expert' among them"))
+    return _table({p: _per_deal(r) for p, r in rows.items()},
+                  {p: _game_wins(r) for p, r in rows.items()}, baselines)
+
+
+def _table(deals: dict, wins: dict, baselines=None) -> pd.DataFrame:
+    """:func:`ladder_table` from each player's per-deal points (:func:`_per_deal`) and per-game
+    win shares (:func:`_game_wins`), which a block of games gives on its own."""
     if baselines is None:
-        baselines = [(p, "expert") for p in rows if p != "expert"]
-        if "thumb" in rows and "chart" in rows:
+        baselines = [(p, "expert") for p in deals if p != "expert"]
+        if "thumb" in deals and "chart" in deals:
             baselines.append(("thumb", "chart"))
-    deals = {p: _per_deal(r) for p, r in rows.items()}
-    wins = {p: _game_wins(r) for p, r in rows.items()}
     out = []
     for p, b in baselines:
         m = deals[p].merge(deals[b], on=["game", "hand"], suffixes=("", "_b"))
@@ -304,12 +312,19 @@ def ladder(players=LADDER_PLAYERS, games=GAMES, search_games=SEARCH_GAMES, seed=
     names = [_player(p).name for p in players]
     if "expert" not in names:
         names = ["expert"] + names
-    rows = {}
+    deals, wins = {}, {}
     for p in names:
         pol = _player(p)
-        n = search_games if pol.search else games
-        rows[p] = ladder_games(pol, n, seed, out, threads=threads, progress=progress)
-    return ladder_table(rows)
+        n = (check_int("search_games", search_games, 1) if pol.search
+             else check_int("games", games, 1))
+        d, w = [], []
+        for g0 in range(0, n, BLOCK_GAMES):  # a block at a time: the rows of a block, not all
+            rows = ladder_games(pol, min(BLOCK_GAMES, n - g0), seed, out, first_game=g0,
+                                threads=threads, progress=progress)
+            d.append(_per_deal(rows))
+            w.append(_game_wins(rows))
+        deals[p], wins[p] = pd.concat(d, ignore_index=True), pd.concat(w)
+    return _table(deals, wins)
 
 
 def ladder_committed() -> pd.DataFrame:
