@@ -117,6 +117,17 @@ def test_the_ladder_summarised_by_blocks_is_the_table_of_all_rows(tmp_path, monk
         L.ladder(["expert"], games=0, out=tmp_path, progress=False)
 
 
+def test_a_folder_keeps_one_seed(tmp_path):
+    """The files are named by their games: a second seed in the same folder is refused with
+    the seed it holds, not read as its own games (C3: the seed makes the deals)."""
+    L.ladder_games("expert", 2, seed=3, out=tmp_path, progress=False)
+    with pytest.raises(ValueError, match="holds the games of seed 3, not of seed 4"):
+        L.ladder_games("expert", 2, seed=4, out=tmp_path, progress=False)
+    other = L.ladder_games("expert", 2, seed=4, out=tmp_path / "s4", progress=False)
+    same = L.ladder_games("expert", 2, seed=3, out=tmp_path, progress=False)
+    assert not np.array_equal(other["penalty"].to_numpy(), same["penalty"].to_numpy())
+
+
 def test_the_expert_plays_one_table(tmp_path):
     ex = L.ladder_games("expert", 2, seed=3, out=tmp_path, progress=False)
     assert set(ex["rotation"]) == {-1} and len(ex) == 2 * 9 * 4

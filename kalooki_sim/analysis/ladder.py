@@ -90,7 +90,8 @@ def ladder_games(player, games, seed=SEED, out=".study/ladder", first_game=0, ch
     ``first_game + games - 1``, with ``player`` in each seat in turn and ``expert`` in the
     others (``expert`` itself: one table of four). Each chunk of games is kept as a Parquet
     file under ``out/<name>-<fingerprint>/seat-<k>/``; a chunk on disk is read, not played,
-    so a stopped run resumes where it stopped.
+    so a stopped run resumes where it stopped. The folder keeps one seed (its file ``seed``):
+    another seed there is refused.
 
     Returns the rows of :func:`~kalooki_sim.play_games` (``game, hand, seat, penalty,
     doubled, complete``) with ``rotation``, the tested player's seat (-1: the expert table).
@@ -103,6 +104,7 @@ def ladder_games(player, games, seed=SEED, out=".study/ladder", first_game=0, ch
     step = check_int("chunk_games", chunk_games if chunk_games is not None else
                      (50 if pol.search else 500), 1)
     home = Path(out) / f"{pol.name}-{fingerprint(pol)}"
+    _same_seed(home, seed)
     parts = []
     for k in _tables(pol):
         pols = [preset("expert")] * PLAYERS
@@ -126,6 +128,20 @@ def ladder_games(player, games, seed=SEED, out=".study/ladder", first_game=0, ch
                                 time.perf_counter() - t0)
             parts.append(pd.read_parquet(f).assign(rotation=k))
     return pd.concat(parts, ignore_index=True)
+
+
+def _same_seed(home: Path, seed: int) -> None:
+    """A player's folder keeps the games of one seed (its file ``seed``): the files' names
+    hold the games, not the seed, so another seed's games would be read as this one's."""
+    f = home / "seed"
+    if f.exists():
+        kept = f.read_text().strip()
+        if kept != str(seed):
+            raise ValueError(f"{home} holds the games of seed {kept}, not of seed {seed}: "
+                             "give another out for this seed")
+    else:
+        home.mkdir(parents=True, exist_ok=True)
+        f.write_text(f"{seed}\n")
 
 
 def _per_deal(rows: pd.DataFrame) -> pd.DataFrame:
