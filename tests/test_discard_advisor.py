@@ -258,3 +258,6 @@ def test_R12_the_discard_that_goes_out_is_decided_and_the_budget_stops_early():
     b = ks.advise_discard(**kw, rollouts=1000, margin=100.0)
     assert b.stopped_by == "margin" and b.rollouts == 250
     pd.testing.assert_frame_equal(a.table, b.table)  # the same first 250 rollouts
+    # the budget's last look is one of the rule's looks: it decides there too, as the advisor's
+    c = ks.advise_discard(**kw, rollouts=250, decide=True)
+    assert c.stopped_by == "decided" and c.verdict == "decided"

@@ -366,33 +366,41 @@ def _play(sit, pol, seed, run):
     moves = np.zeros((n, 2), np.int64)
     j = 4 if run.objective == "relative" else 0  # the objective's column
     looks = -(-n // BATCH)  # the most looks the budget allows (decide=True)
-    done, stopped_by, t0 = 0, "rollouts", time.perf_counter()
-    while done < n:
+    done, stopped_by, t0 = 0, None, time.perf_counter()
+    while done < n and stopped_by is None:
         k = min(BATCH, n - done)
         _block(sit, pol, seed, done, k, run.past_turns,
                (res[done:done + k], logw[done:done + k], ranks[done:done + k],
                 moves[done:done + k]))
         done += k
         bar.update(k)
-        if run.decide and _decided(res[:done, j] - res[:done, RC + j], logw[:done], looks):
-            stopped_by = "decided"
-            break
-        if run.decide and _equal(res[:done, j] - res[:done, RC + j], logw[:done], looks):
-            stopped_by = "equal"
-            break
-        if done >= n:
-            break
-        if run.margin is not None and done >= 2 * BATCH // 5:
-            w, _, _ = _temper(logw[:done], _ess_floor(done))
-            _, lo, hi = _t3(res[:done, j] - res[:done, RC + j], w)
-            if (hi - lo) / 2 <= run.margin:
-                stopped_by = "margin"
-                break
-        if run.time_limit is not None and time.perf_counter() - t0 >= run.time_limit:
-            stopped_by = "time_limit"
-            break
+        stopped_by = _stop(res[:done, j] - res[:done, RC + j], logw[:done], n, looks, run, t0)
     bar.close()
     return res[:done], logw[:done], ranks[:done], moves[:done], stopped_by
+
+
+def _stop(d, logw, n, looks, run, t0):
+    """Why the batch loops of the advisors (:func:`_play`, the discard's) stop after this
+    batch, or None to play on: the sequential rule (``decide=True``) decides or finds the
+    options equal at any of its ``looks``, the last included; short of the budget ``n``, the
+    interval of ``d`` is within ``run.margin`` or the clock has run out. ``d``: the paired
+    differences so far (None: nothing to compare)."""
+    done = len(logw)
+    if d is not None and run.decide:
+        if _decided(d, logw, looks):
+            return "decided"
+        if _equal(d, logw, looks):
+            return "equal"
+    if done >= n:
+        return "rollouts"
+    if d is not None and run.margin is not None and done >= 2 * BATCH // 5:
+        w, _, _ = _temper(logw, _ess_floor(done))
+        _, lo, hi = _t3(d, w)
+        if (hi - lo) / 2 <= run.margin:
+            return "margin"
+    if run.time_limit is not None and time.perf_counter() - t0 >= run.time_limit:
+        return "time_limit"
+    return None
 
 
 def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None):

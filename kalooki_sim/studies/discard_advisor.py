@@ -35,8 +35,8 @@ from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
-from ._weighted import EQUAL, RC, _decided, _equal, _ess_floor, _t3, _temper, _wilson
-from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, read_history
+from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, _wilson
+from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, _stop, read_history
 from .situation import _build
 
 _WHAT = {"relative": "points against the table", "penalty": "hand penalty"}
@@ -289,29 +289,17 @@ def _play(sit, cands, pol, seed, run):
     logw = np.zeros(n, np.float64)
     j = 4 if run.objective == "relative" else 0
     looks = -(-n // BATCH)
-    done, stopped_by, t0 = 0, "rollouts", time.perf_counter()
-    while done < n:
+    done, stopped_by, t0 = 0, None, time.perf_counter()
+    while done < n and stopped_by is None:
         k = min(BATCH, n - done)
         res[done:done + k], logw[done:done + k] = discard_block(sit, cands, pol, seed, done, k,
                                                                 run.past_turns)
         done += k
         bar.update(k)
-        if len(cands) > 1 and (run.decide or run.margin is not None) and done < n:
-            _, _, w, d = _best_second(res[:done], logw[:done], j)
-            if run.decide and _decided(d, logw[:done], looks):
-                stopped_by = "decided"
-                break
-            if run.decide and _equal(d, logw[:done], looks):  # second best within ±2 of best
-                stopped_by = "equal"
-                break
-            if run.margin is not None and done >= 2 * BATCH // 5:
-                _, lo, hi = _t3(d, w)
-                if (hi - lo) / 2 <= run.margin:
-                    stopped_by = "margin"
-                    break
-        if run.time_limit is not None and time.perf_counter() - t0 >= run.time_limit:
-            stopped_by = "time_limit"
-            break
+        d = None  # second best minus best: what the rule and the margin read
+        if len(cands) > 1 and (run.decide or run.margin is not None):
+            d = _best_second(res[:done], logw[:done], j)[3]
+        stopped_by = _stop(d, logw[:done], n, looks, run, t0)
     bar.close()
     return res[:done], logw[:done], stopped_by
 
