@@ -83,6 +83,48 @@ def test_the_sentence_is_built_from_the_table_and_changes_with_it():
         L.ladder_sentence(t[t["player"] != "chart"])
 
 
+def _hands(d, half, p_holm):
+    """A player's nine rows against the expert: ``d`` a hand, ``half`` the interval's half
+    width, ``p_holm`` its Holm-adjusted p."""
+    return pd.DataFrame({"player": "chart", "baseline": "expert", "scope": "hand",
+                         "hand": range(1, 10), "deals": 1_000_000, "d_table": d,
+                         "d_table_lo": np.subtract(d, half), "d_table_hi": np.add(d, half),
+                         "p_table": p_holm, "p_holm": p_holm})
+
+
+def test_the_must_is_read_from_the_table_and_changes_with_it():
+    """Issue 49's must (less than the expert after Holm in at least four contracts, more in
+    none) at the second test's level 0.025: each verdict and the sentence follow the rows."""
+    d = [-0.056, 0, 0, 0, -0.002, -0.889, -0.006, -0.005, -0.201]
+    half = [0.015, 0, 0, 0, 0.09, 0.09, 0.001, 0.003, 0.07]
+    p = [1e-9, 1, 1, 1, 0.9, 1e-30, 1e-20, 0.03, 1e-6]
+    t = _hands(d, half, p)
+    v = L.must_test(t)["verdict"].tolist()
+    assert v == ["less", "same games", "same games", "same games", "none", "less", "less",
+                 "none", "less"]
+    s = L.must_sentence(t, games="games fixed before they were played")
+    assert s.startswith("On 1,000,000 games fixed before they were played, following the "
+                        "chart pays less than the expert against the table in 4 of 9 "
+                        "contracts after Holm at 0.025 (hand 1: 0.056 [0.041, 0.071] points")
+    assert "hand 7: 0.0060 [0.0050, 0.0070] points a hand less" in s  # two figures, not 0.0
+    assert "in hand 2, hand 3, hand 4 it plays the expert's very games" in s
+    assert "in hand 5, hand 8 no difference is shown" in s and s.endswith(": met.")
+    # hand 8's p of 0.03 is below zero at 0.05, not at the second test's 0.025
+    assert L.must_test(t, level=0.05)["verdict"].iat[7] == "less"
+    # one contract fewer, or one above zero: not met
+    assert L.must_sentence(_hands(d, half, np.where(np.arange(9) == 8, 0.5, p))).endswith(
+        "in 3 of 9 contracts after Holm at 0.025 (hand 1: 0.056 [0.041, 0.071] points a hand "
+        "less; hand 6: 0.89 [0.80, 0.98] points a hand less; hand 7: 0.0060 [0.0050, 0.0070] "
+        "points a hand less) and more in none; in hand 2, hand 3, hand 4 it plays the "
+        "expert's very games; in hand 5, hand 8, hand 9 no difference is shown. Less in at "
+        "least four contracts and more in none: not met.")
+    up = _hands(np.where(np.arange(9) == 4, 0.3, d), half, np.where(np.arange(9) == 4, 1e-4, p))
+    s2 = L.must_sentence(up, names={h: f"contract {h}" for h in range(1, 10)})
+    assert "and more in 1 (contract 5)" in s2 and s2.endswith("not met.")
+    with pytest.raises(ValueError, match="player"):
+        L.must_test(t, player="thumb")
+
+
 def test_ladder_games_plays_every_seat_and_resumes(tmp_path, monkeypatch):
     """Greedy in each seat in turn against experts on the same games, kept on disk; a second
     call reads the files and plays nothing; its rows are play_games' own."""

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from .._lib import check_bool, check_columns, check_int, check_seed, log, not_allowed
-from .._stats import fixed, holm_adjust, t_interval, t_pvalue
+from .._stats import bound, fixed, holm_adjust, t_interval, t_pvalue
 from ..engine.play import play_games
 from ..engine.policies import Policy, policy_args, preset
 from ..players.tuning import read_committed, write_committed
@@ -62,6 +62,9 @@ PLAYERS = 4
 #: so the files are the same as one call's): a million games never sit in memory at once
 BLOCK_GAMES = 50_000
 _CSV = "ladder.csv"
+#: issue 49's must tested again on games fixed before they were played (CHANGELOG,
+#: 2026-12-06): the committed table, and the family's level (0.05 halved: the second test)
+CONFIRM_CSV, CONFIRM_LEVEL = "chart_vs_expert_1m.csv", 0.025
 _KEEP = ["game", "hand", "seat", "penalty", "doubled", "complete"]
 COLUMNS = ["player", "baseline", "scope", "hand", "deals", "points", "d_table", "d_table_lo",
            "d_table_hi", "p_table", "p_holm", "d_own", "d_own_lo", "d_own_hi", "win_share",
@@ -318,6 +321,100 @@ def ladder_sentence(table: pd.DataFrame) -> str:
             parts.append(f"{who} {_less(g.loc[p])}")
     return ("; ".join(parts) + ", in points against the table (your total minus the "
             "table's mean), 95% intervals over games.")
+
+
+def _gain(x: float, lo: float, hi: float) -> str:
+    """``"0.89 [0.62, 1.16]"``: enough decimals for two figures of ``x`` (a gain of 0.006
+    points is not "0.0"), the interval's ends on their side of zero."""
+    d = 1 if x == 0 else max(1, 1 - int(np.floor(np.log10(abs(x)))))
+    return f"{fixed(x, d)} [{bound(lo, d)}, {bound(hi, d)}]"
+
+
+def must_test(table: pd.DataFrame, player: str = "chart",
+              level: float = CONFIRM_LEVEL) -> pd.DataFrame:
+    """Issue 49's must read from a :func:`ladder_table`: per contract, ``player`` minus the
+    expert against the table, and its ``verdict``: ``"less"`` (below zero after Holm over the
+    nine contracts at ``level``: ``p_holm < level`` and ``d_table < 0``), ``"more"`` (above
+    zero so), ``"same games"`` (the player played the expert's very games: every deal's
+    difference 0) or ``"none"`` (no difference shown).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"player": "chart", "baseline": "expert", "scope": "hand",
+    ...     "hand": [1, 2, 3], "deals": 10, "d_table": [-0.5, 0.0, 0.2],
+    ...     "d_table_lo": [-0.8, 0.0, -0.1], "d_table_hi": [-0.2, 0.0, 0.5],
+    ...     "p_table": [0.001, 1.0, 0.2], "p_holm": [0.003, 1.0, 0.4]})
+    >>> list(must_test(t)["verdict"])
+    ['less', 'same games', 'none']
+    """
+    check_columns("table", table, ["player", "baseline", "scope", "hand", "deals", "d_table",
+                                   "d_table_lo", "d_table_hi", "p_holm"])
+    h = table[(table["player"] == player) & (table["baseline"] == "expert")
+              & (table["scope"] == "hand")].sort_values("hand").reset_index(drop=True)
+    if h.empty:
+        raise ValueError(not_allowed("player", player, "a player with rows against the "
+                                     "expert in the table"))
+    sig = h["p_holm"] < level
+    same = (h["d_table_lo"] == 0) & (h["d_table_hi"] == 0) & (h["d_table"] == 0)
+    h["verdict"] = np.select([sig & (h["d_table"] < 0), sig & (h["d_table"] > 0), same],
+                             ["less", "more", "same games"], "none")
+    return h
+
+
+def must_sentence(table: pd.DataFrame, player: str = "chart", level: float = CONFIRM_LEVEL,
+                  names=None, games: str = "games") -> str:
+    """What :func:`must_test` finds, in a sentence: in how many contracts following the chart
+    pays less than the expert after Holm at ``level`` (each with its gain a hand and 95%
+    interval), in how many more, where it plays the expert's very games and where no
+    difference is shown; and whether issue 49's must (less in at least four, more in none)
+    holds. ``names``: a contract's name by hand (default ``"hand 6"``); ``games``: what the
+    games were (``"games fixed before they were played"`` for the committed test).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"player": "chart", "baseline": "expert", "scope": "hand",
+    ...     "hand": [1, 2, 3], "deals": 1000, "d_table": [-0.5, 0.0, 0.2],
+    ...     "d_table_lo": [-0.8, 0.0, -0.1], "d_table_hi": [-0.2, 0.0, 0.5],
+    ...     "p_table": [0.001, 1.0, 0.2], "p_holm": [0.003, 1.0, 0.4]})
+    >>> print(must_sentence(t))  # doctest: +NORMALIZE_WHITESPACE
+    On 1,000 games, following the chart pays less than the
+    expert against the table in 1 of 3 contracts after Holm at 0.025 (hand 1: 0.50 [0.20,
+    0.80] points a hand less) and more in none; in hand 2 it plays the expert's very games;
+    in hand 3 no difference is shown. Less in at least four contracts and more in none: not
+    met.
+    """
+    t = must_test(table, player, level)
+    name = (lambda k: f"hand {k}") if names is None else (lambda k: names[int(k)])
+
+    def listed(rows):
+        return ", ".join(name(r.hand) for r in rows.itertuples())
+
+    less, more = t[t["verdict"] == "less"], t[t["verdict"] == "more"]
+    same, none = t[t["verdict"] == "same games"], t[t["verdict"] == "none"]
+    gains = "; ".join(f"{name(r.hand)}: {_gain(-r.d_table, -r.d_table_hi, -r.d_table_lo)} "
+                      "points a hand less" for r in less.itertuples())
+    who = {"chart": "the chart", "thumb": "the rules of thumb", "search": "the searcher"}
+    text = (f"On {int(t['deals'].min()):,} {games}, following {who.get(player, player)} pays "
+            f"less than the expert against the table in {len(less)} of {len(t)} contracts "
+            f"after Holm at {level:g}" + (f" ({gains})" if gains else "")
+            + (f" and more in {len(more)} ({listed(more)})" if len(more) else " and more in "
+               "none"))
+    if len(same):
+        text += f"; in {listed(same)} it plays the expert's very games"
+    if len(none):
+        text += f"; in {listed(none)} no difference is shown"
+    met = len(less) >= 4 and len(more) == 0
+    return text + (". Less in at least four contracts and more in none: "
+                   + ("met." if met else "not met."))
+
+
+def confirmed_committed() -> pd.DataFrame:
+    """The committed table of issue 49's second test (:data:`CONFIRM_CSV`: the chart player
+    and the expert, 1,000,000 games fixed before they were played; CHANGELOG), with its ``#``
+    header lines in ``.attrs["header"]``."""
+    t = read_committed("kalooki_sim.analysis", CONFIRM_CSV)
+    t["hand"] = t["hand"].astype("Int64")
+    return t
 
 
 def ladder(players=LADDER_PLAYERS, games=GAMES, search_games=SEARCH_GAMES, seed=SEED,
