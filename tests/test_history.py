@@ -468,3 +468,14 @@ def test_rank_counts_is_its_twin_and_the_uniform_ranks_are_uniform():
                   else 13 * 4 / adv.situation["hidden"])
         for seat in (1, 2, 3):
             assert adv.sampled_ranks.loc[seat, rank] == pytest.approx(expect, rel=0.2)
+
+
+def test_the_advisor_guide_states_the_likelihoods_weights():
+    """The guide's sentence on how a sample is weighed names the kernel's own weights: a new
+    EPS or W_KEEP cannot leave the old numbers on the page (a fixed phrase that can turn false)."""
+    from pathlib import Path
+
+    guide = (Path(H.__file__).resolve().parents[2] / "report" / "guide" / "advisor.md").read_text()
+    text = " ".join(guide.split())
+    assert (f"1 when it would have, {H.EPS:g} when not, {H.W_KEEP:g} for a discard it would not "
+            "choose") in text
