@@ -55,7 +55,7 @@ class DiscardAdvice:
     void hand, R13). ``best``: the best candidate; ``verdict``: ``"decided"`` (the second
     best's ``vs_best`` interval excludes 0), ``"equal"`` (it lies inside ±2 points) or
     ``"unsure"``; ``recommendation``: the sentence. ``rollouts``, ``stopped_by``
-    (``"rollouts"``, ``"margin"``, ``"time_limit"``, ``"decided"``), ``seconds``,
+    (``"rollouts"``, ``"margin"``, ``"time_limit"``, ``"decided"``, ``"equal"``), ``seconds``,
     ``situation`` (the position as read; its ``card``: the pile's top you passed on, or
     the card you took), ``objective``, ``ess``, ``history_strength``,
     ``fallback``, ``history_events``: as :class:`~kalooki_sim.studies.advisor.Advice`.
