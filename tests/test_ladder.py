@@ -125,6 +125,30 @@ def test_the_must_is_read_from_the_table_and_changes_with_it():
         L.must_test(t, player="thumb")
 
 
+def test_the_pages_lead_from_the_test_changes_with_it():
+    """The second sentence of should_i_call: the game row and the count of contracts below
+    zero, each read from the table; an interval holding 0 says so."""
+    d = [-0.056, 0, 0, 0, -0.002, -0.889, -0.006, -0.005, -0.201]
+    half = [0.015, 0, 0, 0, 0.09, 0.09, 0.001, 0.003, 0.07]
+    p = [1e-9, 1, 1, 1, 0.9, 1e-30, 1e-20, 0.03, 1e-6]
+    game = pd.DataFrame({"player": ["chart"], "baseline": "expert", "scope": "game",
+                         "hand": [pd.NA], "deals": 1_000_000, "d_table": -1.2,
+                         "d_table_lo": -1.6, "d_table_hi": -0.8, "p_holm": np.nan})
+    t = pd.concat([_hands(d, half, p), game], ignore_index=True)
+    assert L.must_lead(t) == ("On 1,000,000 games fixed before they were played, following "
+                              "this chart pays 1.2 [+0.8, +1.6] points a game less than the "
+                              "expert, and less in 4 of 9 contracts after Holm at 0.025 (below).")
+    t2 = t.copy()
+    t2.loc[9, ["d_table", "d_table_lo", "d_table_hi"]] = [0.3, -0.2, 0.8]
+    t2.loc[0, "p_holm"] = 0.5
+    assert L.must_lead(t2) == ("On 1,000,000 games fixed before they were played, following "
+                               "this chart pays 0.3 [−0.2, +0.8] points a game more than the "
+                               "expert (the interval holds 0: no difference shown), and less "
+                               "in 3 of 9 contracts after Holm at 0.025 (below).")
+    with pytest.raises(ValueError, match="game row"):
+        L.must_lead(t.iloc[:9])
+
+
 def test_ladder_games_plays_every_seat_and_resumes(tmp_path, monkeypatch):
     """Greedy in each seat in turn against experts on the same games, kept on disk; a second
     call reads the files and plays nothing; its rows are play_games' own."""

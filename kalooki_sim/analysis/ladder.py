@@ -408,6 +408,37 @@ def must_sentence(table: pd.DataFrame, player: str = "chart", level: float = CON
                    + ("met." if met else "not met."))
 
 
+def must_lead(table: pd.DataFrame, level: float = CONFIRM_LEVEL,
+              games: str = "games fixed before they were played") -> str:
+    """The page's second sentence, from the table of issue 49's test (:func:`must_test`):
+    what following the chart wins a game on those games, and in how many contracts it pays
+    less after Holm at ``level``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"player": "chart", "baseline": "expert", "scope": ["hand"] * 2
+    ...     + ["game"], "hand": [1, 2, None], "deals": 10**6, "d_table": [-0.5, 0.0, -1.2],
+    ...     "d_table_lo": [-0.8, 0.0, -1.5], "d_table_hi": [-0.2, 0.0, -0.9],
+    ...     "p_holm": [0.003, 1.0, None]})
+    >>> print(must_lead(t))  # doctest: +NORMALIZE_WHITESPACE
+    On 1,000,000 games fixed before they were played, following this chart pays 1.2 [+0.9,
+    +1.5] points a game less than the expert, and less in 1 of 2 contracts after Holm at 0.025
+    (below).
+    """
+    t = must_test(table[table["scope"] == "hand"], "chart", level)
+    g = table[(table["player"] == "chart") & (table["baseline"] == "expert")
+              & (table["scope"] == "game")]
+    if g.empty:
+        raise ValueError(not_allowed("table", "no game row", "the chart player's game row"))
+    r = g.iloc[0]
+    n_less = int((t["verdict"] == "less").sum())
+    won = _less(r, " than the expert")  # "... less than the expert (N games[; no difference])"
+    shown = "" if "holds 0" not in won else " (the interval holds 0: no difference shown)"
+    return (f"On {int(r['deals']):,} {games}, following this chart pays {won.split(' (')[0]}"
+            f"{shown}, and less in {n_less} of {len(t)} contracts after Holm at {level:g} "
+            "(below).")
+
+
 def confirmed_committed() -> pd.DataFrame:
     """The committed table of issue 49's second test (:data:`CONFIRM_CSV`: the chart player
     and the expert, 1,000,000 games fixed before they were played; CHANGELOG), with its ``#``
