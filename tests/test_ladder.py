@@ -123,6 +123,9 @@ def test_the_must_is_read_from_the_table_and_changes_with_it():
     assert "and more in 1 (contract 5)" in s2 and s2.endswith("not met.")
     with pytest.raises(ValueError, match="player"):
         L.must_test(t, player="thumb")
+    # read back from a CSV with its game row, the hands are floats: still "hand 6"
+    back = pd.concat([t, t.iloc[:1].assign(scope="game", hand=np.nan)]).astype({"hand": float})
+    assert "(hand 1: 0.056" in L.must_sentence(back) and "6.0" not in L.must_sentence(back)
 
 
 def test_the_pages_lead_from_the_test_changes_with_it():

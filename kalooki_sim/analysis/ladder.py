@@ -354,6 +354,7 @@ def must_test(table: pd.DataFrame, player: str = "chart",
     if h.empty:
         raise ValueError(not_allowed("player", player, "a player with rows against the "
                                      "expert in the table"))
+    h["hand"] = h["hand"].astype(int)  # a table read back from CSV holds them as floats
     sig = h["p_holm"] < level
     same = (h["d_table_lo"] == 0) & (h["d_table_hi"] == 0) & (h["d_table"] == 0)
     h["verdict"] = np.select([sig & (h["d_table"] < 0), sig & (h["d_table"] > 0), same],
