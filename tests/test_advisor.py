@@ -298,3 +298,21 @@ def test_V1_R10_lay_off_reads_the_rules_pack():
 
     rules = ks.Rules(players=7, pack="by-table")
     assert lay_off("10♥ 10♥ 10♥", "10♥", rules=rules) == ["10♥"] * 4
+
+
+def test_each_answer_reports_what_its_pairing_bought_issue_51():
+    """``Advice.variance_ratio`` is the answer's own: the act and pass rows' intervals (one
+    t quantile, the same weights) read back give it exactly, (se_act² + se_pass²) / se_diff²;
+    the pairing helps here (above 1), and the printed answer says it."""
+    a = ks.advise(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♥", contract=6,
+                  discarder=2, stock_left=45, rollouts=400, seed=1)
+    half = a.table["relative_hi"] - a.table["relative_lo"]
+    d = a.difference["relative_hi"] - a.difference["relative_lo"]
+    assert a.variance_ratio == pytest.approx((half.iat[0] ** 2 + half.iat[1] ** 2) / d ** 2)
+    assert a.variance_ratio > 1
+    assert f"variance ratio {a.variance_ratio:.1f} against unpaired rollouts" in str(a)
+    p = ks.advise(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♥", contract=6,
+                  discarder=2, stock_left=45, rollouts=400, seed=1, objective="penalty")
+    half = p.table["penalty_hi"] - p.table["penalty_lo"]
+    d = p.difference["penalty_hi"] - p.difference["penalty_lo"]
+    assert p.variance_ratio == pytest.approx((half.iat[0] ** 2 + half.iat[1] ** 2) / d ** 2)

@@ -261,3 +261,16 @@ def test_R12_the_discard_that_goes_out_is_decided_and_the_budget_stops_early():
     # the budget's last look is one of the rule's looks: it decides there too, as the advisor's
     c = ks.advise_discard(**kw, rollouts=250, decide=True)
     assert c.stopped_by == "decided" and c.verdict == "decided"
+
+
+def test_the_discards_answer_reports_what_its_pairing_bought_issue_51():
+    """``DiscardAdvice.variance_ratio``: the best and the second best's intervals read back
+    give it exactly (equal weights without a history); one candidate has none."""
+    kw = dict(hand="K♠ K♥ K♦ Q♠ Q♥ 6♠ 6♥ 6♦ 2♣ 9♦", contract=1, seen="5♣", policies="greedy",
+              seed=4, rollouts=300)
+    a = ks.advise_discard(**kw)
+    t = a.table
+    half = t["points_hi"] - t["points_lo"]
+    d = t["vs_best_hi"].iat[1] - t["vs_best_lo"].iat[1]
+    assert a.variance_ratio == pytest.approx((half.iat[0] ** 2 + half.iat[1] ** 2) / d ** 2)
+    assert np.isfinite(a.variance_ratio) and "variance ratio" in str(a)

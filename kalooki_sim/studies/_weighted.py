@@ -50,6 +50,36 @@ def _wse(x, w):
     return m, se, ess - 1.0
 
 
+def variance_ratio(a, b, w=None) -> float:
+    """What the pairing buys in one answer: the variance of the mean difference of two
+    unpaired sets of these rollouts over that of the paired one, ``(se(a)^2 + se(b)^2) /
+    se(a - b)^2`` (weighted as :func:`_wse` with normalised weights ``w``); ``inf`` when the
+    paired difference does not vary and the arms do, NaN when nothing varies or there are
+    fewer than two rollouts. Issue 51's measure, for the pairing alone (no luck adjusted).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.array([10.0, 20.0, 30.0, 40.0])
+    >>> variance_ratio(a, a - 1.0), variance_ratio(a, a[::-1])  # anti-paired: it costs
+    (inf, 0.5)
+    >>> variance_ratio(a, a + [1.0, -1.0, 1.0, -1.0])  # (31.25 + 29) / 0.25
+    241.0
+    """
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.size < 2:
+        return float("nan")
+    ww = np.full(a.size, 1.0 / a.size) if w is None else np.asarray(w, float)
+
+    def var(x):
+        return float(np.dot(ww * ww, (x - np.dot(ww, x)) ** 2))
+
+    top, bottom = var(a) + var(b), var(a - b)
+    if bottom == 0:
+        return float("inf") if top > 0 else float("nan")
+    return top / bottom
+
+
 def _wilson(k, n: int, w=None):
     """Share ``k / n`` with its 95% Wilson score interval (``scipy.stats.binomtest``); with
     weights ``w`` (``k`` then the 0/1 outcomes), the weighted share with the Wilson interval at

@@ -65,6 +65,7 @@ from ._weighted import (  # noqa: F401  (confidence is public here; the rest for
     _t3,
     _temper,
     confidence,
+    variance_ratio,
 )
 from .situation import _build, _situation, contract_text  # noqa: F401  (for the tests)
 
@@ -121,7 +122,10 @@ class Advice:
     ``history_strength``: the power the weights were raised to, 1 (only importance weights that
     collapsed, which the advisor no longer makes, would be tempered; ``fallback`` would say so);
     ``sampled_ranks``: the mean count per rank (A..K, JK) of each opponent's sampled hand, one
-    row per seat to your right.
+    row per seat to your right. ``variance_ratio``: what the pairing bought this answer, the
+    variance of the objective's difference from two unpaired sets of these rollouts over the
+    paired one's (:func:`~kalooki_sim.studies._weighted.variance_ratio`; 2 means half the
+    rollouts for the same interval).
     """
 
     table: pd.DataFrame
@@ -141,6 +145,7 @@ class Advice:
     sampled_ranks: pd.DataFrame = field(default_factory=pd.DataFrame)
     history_events: int = 0
     acceptance: float = float("nan")
+    variance_ratio: float = float("nan")
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -156,6 +161,7 @@ class Advice:
                 f"size {self.ess:,.0f} of {self.rollouts:,} rollouts{chain}"
                 + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
                    if self.fallback else ""))
+        read += f"; variance ratio {self.variance_ratio:.1f} against unpaired rollouts"
         return (f"{self.recommendation}\n\nobjective: {self.objective} "
                 f"({OBJECTIVES[self.objective]})\n{read}\n\n{shown.to_string(index=False)}"
                 f"\n\n{LEGEND}")
@@ -485,7 +491,8 @@ def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None):
                   objective=run.objective, confidence=sure, needed=needed, ess=ess,
                   history_strength=beta, fallback=fallback,
                   sampled_ranks=_rank_table(ranks, w, sit.players), history_events=n_weighed,
-                  acceptance=_acceptance(moves))
+                  acceptance=_acceptance(moves),
+                  variance_ratio=variance_ratio(res[:, j], res[:, RC + j], w))
 
 
 def _acceptance(moves):

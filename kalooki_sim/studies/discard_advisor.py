@@ -35,7 +35,7 @@ from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
-from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, _wilson
+from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, _wilson, variance_ratio
 from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, _stop, read_history
 from .situation import _build
 
@@ -58,7 +58,8 @@ class DiscardAdvice:
     (``"rollouts"``, ``"margin"``, ``"time_limit"``, ``"decided"``, ``"equal"``), ``seconds``,
     ``situation`` (the position as read; its ``card``: the pile's top you passed on, or
     the card you took), ``objective``, ``ess``, ``history_strength``,
-    ``fallback``, ``history_events``: as :class:`~kalooki_sim.studies.advisor.Advice`.
+    ``fallback``, ``history_events``: as :class:`~kalooki_sim.studies.advisor.Advice`;
+    ``variance_ratio``: as there, for the second best against the best (NaN with one card).
     """
 
     table: pd.DataFrame
@@ -74,6 +75,7 @@ class DiscardAdvice:
     history_strength: float = 1.0
     fallback: str = ""
     history_events: int = 0
+    variance_ratio: float = float("nan")
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -85,7 +87,8 @@ class DiscardAdvice:
                                         else "{:.1f}".format)
         return (f"{self.recommendation}\n\nobjective: {self.objective} "
                 f"({OBJECTIVES[self.objective]}); effective sample size {self.ess:,.0f} of "
-                f"{self.rollouts:,} rollouts\n\n{shown.to_string(index=False)}\n\n"
+                f"{self.rollouts:,} rollouts; variance ratio {self.variance_ratio:.1f} against "
+                f"unpaired rollouts\n\n{shown.to_string(index=False)}\n\n"
                 "points: the objective, lower is better; vs_best: minus the best's, paired; "
                 "_lo, _hi: the 95% interval.")
 
@@ -313,7 +316,8 @@ def discard_advice(sit, cands, objective, res, logw, stopped_by, seconds, decide
         fallback = (f"the history's weights collapsed; they were tempered to strength "
                     f"{beta:.2f} to keep an effective sample size of {ess:,.0f}")
         warnings.warn(f"advise_discard: {fallback}", RuntimeWarning, stacklevel=3)
-    b, _, _, _ = _best_second(res, logw, j)
+    b, second, _, _ = _best_second(res, logw, j)
+    vr = float("nan") if second is None else variance_ratio(res[:, second, j], res[:, b, j], w)
     rows = []
     for k, c in enumerate(cands):
         m, lo, hi = _t3(res[:, k, j], w)
@@ -334,7 +338,7 @@ def discard_advice(sit, cands, objective, res, logw, stopped_by, seconds, decide
                          recommendation=text, rollouts=n, stopped_by=stopped_by,
                          seconds=seconds, situation=sit.as_dict(), objective=objective,
                          ess=ess, history_strength=beta, fallback=fallback,
-                         history_events=n_weighed)
+                         history_events=n_weighed, variance_ratio=vr)
 
 
 def _verdict(tab, stopped_by, decide):
