@@ -83,6 +83,13 @@ def test_the_sentence_is_built_from_the_table_and_changes_with_it():
         L.ladder_sentence(t[t["player"] != "chart"])
 
 
+#: nine contracts shaped like the first test's (d a hand, half width, Holm p), with hands 1
+#: and 9 below zero as the second test was sized to show
+_PILOT = ([-0.056, 0, 0, 0, -0.002, -0.889, -0.006, -0.005, -0.201],
+          [0.015, 0, 0, 0, 0.09, 0.09, 0.001, 0.003, 0.07],
+          [1e-9, 1, 1, 1, 0.9, 1e-30, 1e-20, 0.03, 1e-6])
+
+
 def _hands(d, half, p_holm):
     """A player's nine rows against the expert: ``d`` a hand, ``half`` the interval's half
     width, ``p_holm`` its Holm-adjusted p."""
@@ -95,9 +102,7 @@ def _hands(d, half, p_holm):
 def test_the_must_is_read_from_the_table_and_changes_with_it():
     """Issue 49's must (less than the expert after Holm in at least four contracts, more in
     none) at the second test's level 0.025: each verdict and the sentence follow the rows."""
-    d = [-0.056, 0, 0, 0, -0.002, -0.889, -0.006, -0.005, -0.201]
-    half = [0.015, 0, 0, 0, 0.09, 0.09, 0.001, 0.003, 0.07]
-    p = [1e-9, 1, 1, 1, 0.9, 1e-30, 1e-20, 0.03, 1e-6]
+    d, half, p = _PILOT
     t = _hands(d, half, p)
     v = L.must_test(t)["verdict"].tolist()
     assert v == ["less", "same games", "same games", "same games", "none", "less", "less",
@@ -131,9 +136,7 @@ def test_the_must_is_read_from_the_table_and_changes_with_it():
 def test_the_pages_lead_from_the_test_changes_with_it():
     """The second sentence of should_i_call: the game row and the count of contracts below
     zero, each read from the table; an interval holding 0 says so."""
-    d = [-0.056, 0, 0, 0, -0.002, -0.889, -0.006, -0.005, -0.201]
-    half = [0.015, 0, 0, 0, 0.09, 0.09, 0.001, 0.003, 0.07]
-    p = [1e-9, 1, 1, 1, 0.9, 1e-30, 1e-20, 0.03, 1e-6]
+    d, half, p = _PILOT
     game = pd.DataFrame({"player": ["chart"], "baseline": "expert", "scope": "game",
                          "hand": [pd.NA], "deals": 1_000_000, "d_table": -1.2,
                          "d_table_lo": -1.6, "d_table_hi": -0.8, "p_holm": np.nan})
