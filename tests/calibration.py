@@ -73,7 +73,8 @@ def beliefs(pos, pol, rules, samples, *, history=True, past_turns=True, swaps=No
                      s["calls_made"], s["opened"], s["table"], s["seen"], s["known"],
                      s["hand_sizes"], s["reshuffled"], s["history"] if history else None,
                      rules)
-        _, logw, ranks, _ = _block(sit, pol, seed + i, 0, samples, past_turns, swaps=swaps)
+        _, logw, ranks, _ = _block(sit, pol, seed + i, 0, samples, past_turns, swaps=swaps,
+                                   reuse=1)  # the belief: one sample a rollout
         assert (logw == 0).all() or swaps == 0 or not history
         P = ranks.shape[1]
         w = np.exp(logw - logw.max())

@@ -12,6 +12,7 @@ import pytest
 from calibration import beliefs, calibration, cells_of, log_score, positions
 
 import kalooki_sim as ks
+from kalooki_sim._stats import t_interval
 from kalooki_sim.engine._kernels import branch as B
 from kalooki_sim.engine._kernels import engine as E
 from kalooki_sim.engine._kernels import history as H
@@ -19,7 +20,8 @@ from kalooki_sim.engine._kernels import rng as R
 from kalooki_sim.engine._kernels.workspace import W_PLANS
 from kalooki_sim.engine.play import defer_players, rules_vector, setup
 from kalooki_sim.studies._history import check_history, engine_events
-from kalooki_sim.studies.advisor import _block, _situation
+from kalooki_sim.studies._weighted import per_sample
+from kalooki_sim.studies.advisor import SAMPLE_ROLLOUTS, _block, _situation
 
 CASE = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="K♦", contract=6,
             discarder=2)
@@ -188,7 +190,8 @@ def test_R6_R9_a_long_history_is_read_whole_with_every_sample_kept():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no tempering, no warning
         a = ks.advise(**kw, rollouts=200)
-    assert a.ess == a.rollouts == 200 and a.history_strength == 1.0 and a.fallback == ""
+    assert a.ess == a.samples == 200 // SAMPLE_ROLLOUTS and a.rollouts == 200  # every sample
+    assert a.history_strength == 1.0 and a.fallback == ""
     assert 0.05 < a.acceptance < 0.95 and "accepted" in str(a)
     # the old reading, the same samples weighed instead of moved, keeps a few of them
     rules = ks.Rules()
@@ -274,7 +277,7 @@ def test_R9_the_chain_reaches_the_posterior_the_weights_give_where_they_work():
     assert sit.history == ((1, "pass", "K♦"),)
 
     def king(swaps):
-        _, logw, ranks, _ = _block(sit, pol, 9, 0, 1500, True, swaps=swaps)
+        _, logw, ranks, _ = _block(sit, pol, 9, 0, 1500, True, swaps=swaps, reuse=1)
         w = np.exp(logw - logw.max())
         return float(w @ (ranks[:, 3, 12] >= 1) / w.sum())  # seat 1 is engine seat 3
 
@@ -291,3 +294,61 @@ def test_C3_the_chains_give_the_same_advice_on_any_number_of_threads():
     two = ks.advise("K♠ K♥ Q♠ Q♥ Q♦ 6♠ 6♥ 6♦ 2♣", "K♦", 1, threads=2, **kw)
     assert one.difference == two.difference and one.acceptance == two.acceptance
     assert one.sampled_ranks.equals(two.sampled_ranks) and 0 < one.acceptance < 1
+
+
+# -- a sample played on stock orders of its own ---------------------------------------------------
+
+def _long_case():
+    kw = dict(hand="K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠", card="7♠", contract=6,
+              discarder=1, stock_left=48, history=LONG)
+    rules = ks.Rules()
+    _, _, pol, _, _ = setup(defer_players(4, rules), "expert", 0, rules, None)
+    return kw, ks.situation(**kw, rules=rules), pol
+
+
+def test_C3_a_chains_sample_is_played_on_stock_orders_of_its_own():
+    """With a chain, rollout ``i`` plays sample ``i // reuse`` (its reading: ranks, weight,
+    moves) on its own stock order: the sample is the one rollout ``i // reuse`` reads alone,
+    the play differs within a sample, and any split of the rollouts gives the same ones."""
+    _, sit, pol = _long_case()
+    r = SAMPLE_ROLLOUTS
+    res, logw, ranks, moves = _block(sit, pol, 4, 0, 4 * r, True)
+    assert (ranks.reshape(4, r, *ranks.shape[1:]) == ranks[::r][:, None]).all()
+    assert (moves.reshape(4, r, 2) == moves[::r][:, None]).all() and (logw == 0).all()
+    alone = _block(sit, pol, 4, 0, 4, True, reuse=1)  # sample k, read as rollout k
+    assert (alone[2] == ranks[::r]).all() and (alone[3] == moves[::r]).all()
+    assert all(len({tuple(x) for x in res[k * r:(k + 1) * r]}) > 1 for k in range(4))
+    split = [_block(sit, pol, 4, a, b - a, True) for a, b in ((0, 3), (3, 17), (17, 4 * r))]
+    joined = [np.concatenate(x) for x in zip(*split, strict=True)]
+    for got, want in zip(joined, (res, logw, ranks, moves), strict=True):
+        assert (got == want).all()
+
+
+def test_R6_a_sample_played_on_many_stock_orders_gives_the_same_answer():
+    """Unbiased: the mean paired difference over reused samples agrees with one sample a
+    rollout (within four standard errors of their difference, each counted by samples)."""
+    _, sit, pol = _long_case()
+    n = 2000
+    res10, lw10, _, _ = _block(sit, pol, 5, 0, n, True)
+    res1, _, _, _ = _block(sit, pol, 6, 0, n // 4, True, reuse=1)
+    s10, _ = per_sample(res10, lw10, SAMPLE_ROLLOUTS)
+    d10, d1 = s10[:, 4] - s10[:, 9], res1[:, 4] - res1[:, 9]
+    se = math.sqrt(d10.var(ddof=1) / len(d10) + d1.var(ddof=1) / len(d1))
+    assert abs(d10.mean() - d1.mean()) < 4 * se
+
+
+def test_the_answers_interval_counts_samples_not_rollouts():
+    """``advise`` reads its rollouts by sample (the rollouts of one sample share its hidden
+    hands): its interval is the t interval of the samples' mean differences, and it says
+    how many samples and rollouts it played."""
+    kw, sit, pol = _long_case()
+    a = ks.advise(**kw, policies="expert", seed=4, rollouts=250)
+    res, logw, _, _ = _block(sit, pol, 4, 0, 250, True)
+    s, _ = per_sample(res, logw, SAMPLE_ROLLOUTS)
+    m, lo, hi, _ = t_interval(s[:, 4] - s[:, 9])
+    assert a.difference["relative"] == pytest.approx(m)
+    assert (a.difference["relative_lo"], a.difference["relative_hi"]) == pytest.approx((lo, hi))
+    assert a.samples == 25 and a.rollouts == 250
+    assert "of 25 samples (250 rollouts, 10 on each)" in str(a)
+    plain = ks.advise(**dict(kw, history=None), policies="expert", seed=4, rollouts=250)
+    assert plain.samples == plain.rollouts == 250  # no chain: a sample a rollout

@@ -24,6 +24,31 @@ def _ess_floor(n):
     return max(min(ESS_MIN, n / 4), ESS_FLOOR * n)
 
 
+def per_sample(res, logw, reuse: int):
+    """Rollouts to samples of the hidden hands: rollout ``i`` plays sample ``i // reuse``
+    (:data:`~kalooki_sim.engine.kernels.history.History`), so the unit of every interval is
+    the sample, not the rollout. Returns ``(res, logw)`` per sample: the mean of its rollouts'
+    rows (the last sample may have fewer) and its rollouts' log-weight (one per sample) plus
+    the log of their number. ``reuse`` 1: the arrays as they are.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r, lw = per_sample(np.arange(10.0).reshape(5, 2), np.zeros(5), 2)
+    >>> r.tolist(), np.exp(lw).tolist()
+    ([[1.0, 2.0], [5.0, 6.0], [8.0, 9.0]], [2.0, 2.0, 1.0])
+    """
+    if reuse <= 1:
+        return res, logw
+    res, logw = np.asarray(res, float), np.asarray(logw, float)
+    n = len(res)
+    starts = np.arange(0, n, reuse)
+    size = np.minimum(reuse, n - starts).astype(float)
+    sums = np.add.reduceat(res, starts, axis=0) if n else res[:0]
+    shape = (-1,) + (1,) * (res.ndim - 1)
+    return sums / size.reshape(shape), logw[starts] + np.log(size)
+
+
 def _t3(x, w=None, conf=0.95):
     """Mean of the rollouts ``x`` with its Student t interval at level ``conf`` (NaN bounds
     below two); with normalised weights ``w``, the self-normalised weighted mean, its
@@ -108,9 +133,11 @@ def _pvalue(d, w=None):
     return float(2 * stats.t.sf(abs(m / se), df))
 
 
-def _summary(res, act_name, pass_name, w=None):
+def _summary(res, act_name, pass_name, w=None, shares_of_means=False):
     """The per-action table and the paired differences of rollout results ``res`` (columns
-    :data:`RC` per branch, acting first), weighted by the normalised ``w`` when given."""
+    :data:`RC` per branch, acting first), weighted by the normalised ``w`` when given;
+    ``shares_of_means``: the 0/1 columns hold each sample's mean (:func:`per_sample`), read
+    as weighted outcomes at the samples' count."""
     rows = []
     for name, o in ((act_name, 0), (pass_name, RC)):
         row = {"action": name}
@@ -118,8 +145,9 @@ def _summary(res, act_name, pass_name, w=None):
             m, lo, hi = _t3(res[:, o + j], w)
             row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
         for j, col in ((1, "out"), (2, "doubled"), (3, "void")):
-            k = int(res[:, o + j].sum()) if w is None else res[:, o + j]
-            p, plo, phi = _wilson(k, len(res), w)
+            ws = w if w is not None or not shares_of_means else np.full(len(res), 1 / len(res))
+            k = int(res[:, o + j].sum()) if ws is None else res[:, o + j]
+            p, plo, phi = _wilson(k, len(res), ws)
             row.update({col: p, f"{col}_lo": plo, f"{col}_hi": phi})
         row["rollouts"] = len(res)
         rows.append(row)

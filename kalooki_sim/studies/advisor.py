@@ -65,11 +65,17 @@ from ._weighted import (  # noqa: F401  (confidence is public here; the rest for
     _t3,
     _temper,
     confidence,
+    per_sample,
     variance_ratio,
 )
 from .situation import _build, _situation, contract_text  # noqa: F401  (for the tests)
 
 BATCH = 250  # rollouts between checks of the margin and the clock
+#: rollouts each chain's sample of the hidden hands is played on (each on a stock order of its
+#: own): the chain is most of a rollout's time, and on the bench's 20 takes and calls the
+#: rollouts of one sample share little (intra-sample correlation of the paired difference:
+#: median 0.025, at most 0.16), so ten of them cost little more than one. Divides BATCH.
+SAMPLE_ROLLOUTS = 10
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"]
 
 #: what the advisor can optimise, defined for a reader
@@ -114,11 +120,14 @@ class Advice:
 
     What the table showed is read into the hidden hands: ``history_events``: the
     opponents' events weighed (those typed, and the passes of the seats asked before you);
-    ``ess``: the effective sample size, ``(sum w)^2 / sum w^2`` of the rollouts' weights:
-    the hidden hands are drawn from the posterior by one independent chain per rollout, so the
-    weights are equal and it is the rollouts (how close each chain's end is to the posterior is
-    what the calibration tests check); ``acceptance``: the share of the chains' proposals that
-    changed a card and were accepted (NaN without a history: no chain ran);
+    ``samples``: the samples of the hidden hands played (a chain's sample is played on
+    :data:`SAMPLE_ROLLOUTS` rollouts, each on a stock order of its own; without a chain, one
+    each), the unit of every interval; ``ess``: their effective sample size, ``(sum w)^2 /
+    sum w^2`` of their weights: the hidden hands are drawn from the posterior by one
+    independent chain per sample, so the weights are equal and it is the samples (how close
+    each chain's end is to the posterior is what the calibration tests check);
+    ``acceptance``: the share of the chains' proposals that changed a card and were accepted
+    (NaN without a history: no chain ran);
     ``history_strength``: the power the weights were raised to, 1 (only importance weights that
     collapsed, which the advisor no longer makes, would be tempered; ``fallback`` would say so);
     ``sampled_ranks``: the mean count per rank (A..K, JK) of each opponent's sampled hand, one
@@ -139,6 +148,7 @@ class Advice:
     objective: str = "relative"
     confidence: str = "unsure"
     needed: dict = field(default_factory=dict)
+    samples: int = 0
     ess: float = float("nan")
     history_strength: float = 1.0
     fallback: str = ""
@@ -157,8 +167,10 @@ class Advice:
         ev = f"{self.history_events} opponent event{'s' if self.history_events != 1 else ''}"
         chain = ("" if not np.isfinite(self.acceptance) else
                  f", each from its own chain ({self.acceptance:.0%} of the swaps accepted)")
+        each = ("" if self.samples in (0, self.rollouts) else
+                f" ({self.rollouts:,} rollouts, {-(-self.rollouts // self.samples)} on each)")
         read = (f"hidden hands: {ev} read; effective sample "
-                f"size {self.ess:,.0f} of {self.rollouts:,} rollouts{chain}"
+                f"size {self.ess:,.0f} of {self.samples or self.rollouts:,} samples{each}{chain}"
                 + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
                    if self.fallback else ""))
         read += f"; variance ratio {self.variance_ratio:.1f} against unpaired rollouts"
@@ -322,8 +334,9 @@ known, hand_sizes, reshuffled, history
                  known, hand_sizes, reshuffled, history, rules)
     t0 = time.perf_counter()
     with using_threads(threads):
-        res, logw, ranks, moves, stopped_by = _play(sit, pol, seed, run)
-    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0, moves)
+        res, logw, ranks, moves, stopped_by, reuse = _play(sit, pol, seed, run)
+    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0, moves,
+                   reuse)
 
 
 def _kalooki_only(rules):
@@ -372,6 +385,7 @@ def _play(sit, pol, seed, run):
     moves = np.zeros((n, 2), np.int64)
     j = 4 if run.objective == "relative" else 0  # the objective's column
     looks = -(-n // BATCH)  # the most looks the budget allows (decide=True)
+    reuse = read_history(sit, run.past_turns).reuse
     done, stopped_by, t0 = 0, None, time.perf_counter()
     while done < n and stopped_by is None:
         k = min(BATCH, n - done)
@@ -380,18 +394,19 @@ def _play(sit, pol, seed, run):
                 moves[done:done + k]))
         done += k
         bar.update(k)
-        stopped_by = _stop(res[:done, j] - res[:done, RC + j], logw[:done], n, looks, run, t0)
+        r, lw = per_sample(res[:done], logw[:done], reuse)  # the sample is the unit
+        stopped_by = _stop(r[:, j] - r[:, RC + j], lw, done, n, looks, run, t0)
     bar.close()
-    return res[:done], logw[:done], ranks[:done], moves[:done], stopped_by
+    return res[:done], logw[:done], ranks[:done], moves[:done], stopped_by, reuse
 
 
-def _stop(d, logw, n, looks, run, t0):
+def _stop(d, logw, done, n, looks, run, t0):
     """Why the batch loops of the advisors (:func:`_play`, the discard's) stop after this
     batch, or None to play on: the sequential rule (``decide=True``) decides or finds the
     options equal at any of its ``looks``, the last included; short of the budget ``n``, the
     interval of ``d`` is within ``run.margin`` or the clock has run out. ``d``: the paired
-    differences so far (None: nothing to compare)."""
-    done = len(logw)
+    differences so far, one per sample of the hidden hands (:func:`per_sample`; None: nothing
+    to compare), ``logw`` theirs; ``done``: the rollouts played."""
     if d is not None and run.decide:
         if _decided(d, logw, looks):
             return "decided"
@@ -400,7 +415,7 @@ def _stop(d, logw, n, looks, run, t0):
     if done >= n:
         return "rollouts"
     if d is not None and run.margin is not None and done >= 2 * BATCH // 5:
-        w, _, _ = _temper(logw, _ess_floor(done))
+        w, _, _ = _temper(logw, _ess_floor(len(logw)))
         _, lo, hi = _t3(d, w)
         if (hi - lo) / 2 <= run.margin:
             return "margin"
@@ -409,12 +424,13 @@ def _stop(d, logw, n, looks, run, t0):
     return None
 
 
-def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None):
+def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None, reuse=None):
     """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks,
-    moves)``, into ``out`` when given (four arrays of ``count`` rows); ``swaps`` as
-    :func:`read_history`. Rollout ``i`` draws only from its own counter-based streams of
-    ``(seed, i)`` (C3), so blocks played in any order, on any number of threads, give the same
-    rollouts: :func:`_play` and the review's sequential budget play their looks with it."""
+    moves)``, into ``out`` when given (four arrays of ``count`` rows); ``swaps`` and
+    ``reuse`` as :func:`read_history`. Rollout ``i`` draws only from its own counter-based
+    streams of ``(seed, i)`` and its sample's (C3), so blocks played in any order, on any
+    number of threads, give the same rollouts: :func:`_play` and the review's sequential
+    budget play their looks with it."""
     r, rules = sit.rollout, sit.rules
     if out is None:
         out = (np.zeros((count, 2 * RC), np.float64), np.zeros(count, np.float64),
@@ -423,18 +439,19 @@ def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None):
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                      _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                     read_history(sit, past_turns, swaps), 0,
+                     read_history(sit, past_turns, swaps, reuse), 0,
                      r.mask, first, count, _E.Run(rules.pack_size, nw, 0, False),
                      _H.Rollouts(*out))
     return out
 
 
-def read_history(sit, past_turns=True, swaps=None):
+def read_history(sit, past_turns=True, swaps=None, reuse=None):
     """How the rollouts read the table's history (a ``History`` of the engine's kernels):
-    the events of ``sit``, the past turns replayed (``past_turns``), and ``swaps`` proposals
+    the events of ``sit``, the past turns replayed (``past_turns``), ``swaps`` proposals
     of each sample's chain (:func:`.engine.kernels.history.posterior_chain`; None:
     ``CHAIN_SWEEPS`` per unknown card of the seats it moves, :func:`_cover`; 0: importance
-    weights alone, tempered when they collapse)."""
+    weights alone, tempered when they collapse) and the rollouts each sample is played on
+    (``reuse``; None: :data:`SAMPLE_ROLLOUTS` when a chain runs, else 1)."""
     r = sit.rollout
     cover = _cover(sit)
     if swaps is None:
@@ -442,7 +459,9 @@ def read_history(sit, past_turns=True, swaps=None):
         swaps = _H.CHAIN_SWEEPS * int(sum(r.opp[s] for s in range(1, sit.players)
                                            if cover[s] and not opened[s]))
     ev = np.ascontiguousarray(r.events)
-    return _H.History(ev, len(ev), bool(past_turns), int(swaps), cover)
+    if reuse is None:
+        reuse = SAMPLE_ROLLOUTS if swaps > 0 and len(ev) > 0 else 1
+    return _H.History(ev, len(ev), bool(past_turns), int(swaps), cover, int(reuse))
 
 
 def _cover(sit):
@@ -458,11 +477,16 @@ def _cover(sit):
                      >= turns[s] else 0 for s in range(sit.players)], np.int64)
 
 
-def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None):
+def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None, reuse=1):
     """:class:`Advice` from the rollouts' results: the weights (equal from the chains;
     importance weights tempered if they collapsed), the table, the paired difference, the
-    verdict and its sentence; ``moves``: the chains' proposals and acceptances per rollout."""
-    done, j = len(res), 4 if run.objective == "relative" else 0
+    verdict and its sentence; ``moves``: the chains' proposals and acceptances per rollout;
+    ``reuse``: the rollouts of each sample of the hidden hands, which are the intervals'
+    unit (:func:`per_sample`)."""
+    rollouts, j = len(res), 4 if run.objective == "relative" else 0
+    res, logw = per_sample(res, logw, reuse)
+    ranks = ranks[::reuse]
+    done = len(res)
     next_up = sit.discarder == 1
     act_name, pass_name = _ACT[next_up], _PASS[next_up]
     w, beta, ess = _temper(logw, _ess_floor(done))
@@ -470,23 +494,27 @@ def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None):
     if beta < 1.0:
         full = _temper(logw, 0)[2]
         fallback = (f"the history's weights collapsed (effective sample size {full:,.1f} of "
-                    f"{done:,}); they were tempered to strength {beta:.2f} to keep "
+                    f"{done:,} samples); they were tempered to strength {beta:.2f} to keep "
                     f"{ess:,.0f}, so the history is read only in part: give more rollouts or "
                     "a shorter history")
         warnings.warn(f"advise: {fallback}", RuntimeWarning, stacklevel=3)
-    tab, diff = _summary(res, act_name, pass_name, w)
+    # a sample's shares are means, not 0/1: read as weighted, at the samples' count (so the
+    # shares' intervals count samples, not rollouts: wider than they need be, never narrower)
+    tab, diff = _summary(res, act_name, pass_name, w, shares_of_means=reuse > 1)
+    tab["rollouts"] = rollouts
     sure, sign = confidence(res[:, j] - res[:, RC + j], w)
     if run.decide and stopped_by != "decided":  # the sequential rule did not decide: no claim
         sure, sign = "unsure", 0
     action = act_name if sign < 0 else pass_name if sign > 0 else "unsure"
     info = sit.as_dict()
     needed = _needed(info, sit.rules)
-    text = _sentence(action, sure, act_name, sit.card, diff, tab, done, stopped_by,
+    text = _sentence(action, sure, act_name, sit.card, diff, tab, rollouts, stopped_by,
                      run.objective, needed)
     # the opponents' events weighed: those typed, and the passes of the seats asked before you
     n_weighed = int(sum(1 for e in sit.rollout.events
                         if int(e[0]) != 0 and (-int(e[0])) % sit.players not in sit.opened))
-    return Advice(table=tab, difference=diff, action=action, recommendation=text, rollouts=done,
+    return Advice(table=tab, difference=diff, action=action, recommendation=text,
+                  rollouts=rollouts, samples=done,
                   stopped_by=stopped_by, seconds=seconds, situation=info,
                   objective=run.objective, confidence=sure, needed=needed, ess=ess,
                   history_strength=beta, fallback=fallback,

@@ -35,7 +35,7 @@ from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
-from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, _wilson, variance_ratio
+from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, per_sample, variance_ratio
 from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, _stop, read_history
 from .situation import _build
 
@@ -58,7 +58,8 @@ class DiscardAdvice:
     (``"rollouts"``, ``"margin"``, ``"time_limit"``, ``"decided"``, ``"equal"``), ``seconds``,
     ``situation`` (the position as read; its ``card``: the pile's top you passed on, or
     the card you took), ``objective``, ``ess``, ``history_strength``,
-    ``fallback``, ``history_events``: as :class:`~kalooki_sim.studies.advisor.Advice`;
+    ``fallback``, ``history_events``, ``samples``: as
+    :class:`~kalooki_sim.studies.advisor.Advice`;
     ``variance_ratio``: as there, for the second best against the best (NaN with one card).
     """
 
@@ -76,6 +77,7 @@ class DiscardAdvice:
     fallback: str = ""
     history_events: int = 0
     variance_ratio: float = float("nan")
+    samples: int = 0
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -87,7 +89,8 @@ class DiscardAdvice:
                                         else "{:.1f}".format)
         return (f"{self.recommendation}\n\nobjective: {self.objective} "
                 f"({OBJECTIVES[self.objective]}); effective sample size {self.ess:,.0f} of "
-                f"{self.rollouts:,} rollouts; variance ratio {self.variance_ratio:.1f} against "
+                f"{self.samples or self.rollouts:,} samples ({self.rollouts:,} rollouts); "
+                f"variance ratio {self.variance_ratio:.1f} against "
                 f"unpaired rollouts\n\n{shown.to_string(index=False)}\n\n"
                 "points: the objective, lower is better; vs_best: minus the best's, paired; "
                 "_lo, _hi: the 95% interval.")
@@ -245,17 +248,18 @@ threads, progress
                                    reshuffled=reshuffled, history=history)
     t0 = time.perf_counter()
     with using_threads(threads):
-        res, logw, stopped_by = _play(sit, cands, pol, seed, run)
+        res, logw, stopped_by, reuse = _play(sit, cands, pol, seed, run)
     return discard_advice(sit, cands, run.objective, res, logw, stopped_by,
-                          time.perf_counter() - t0, decide=run.decide)
+                          time.perf_counter() - t0, decide=run.decide, reuse=reuse)
 
 
-def discard_block(sit, cands, pol, seed, first, count, past_turns=True, swaps=None):
+def discard_block(sit, cands, pol, seed, first, count, past_turns=True, swaps=None,
+                  reuse=None):
     """Rollouts ``first .. first + count - 1`` of the discard position ``sit``: ``(res,
     logw)``, ``res[j, k]`` the :data:`RC` columns of candidate ``cands[k]``; the history read
-    as :func:`.advisor.read_history` reads it (``swaps``). Rollout ``i`` draws only from its
-    own streams of ``(seed, i)`` (C3): any blocks, any threads, the same rollouts, and the same
-    samples as :func:`~kalooki_sim.advise`'s rollout ``i``."""
+    as :func:`.advisor.read_history` reads it (``swaps``, ``reuse``). Rollout ``i`` draws only
+    from its own streams of ``(seed, i)`` and its sample's (C3): any blocks, any threads,
+    the same rollouts, and the same samples as :func:`~kalooki_sim.advise`'s rollout ``i``."""
     r, rules = sit.rollout, sit.rules
     res = np.zeros((count, len(cands), RC), np.float64)
     logw = np.zeros(count, np.float64)
@@ -264,7 +268,7 @@ def discard_block(sit, cands, pol, seed, first, count, past_turns=True, swaps=No
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_discard_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                              _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                             read_history(sit, past_turns, swaps), 0,
+                             read_history(sit, past_turns, swaps, reuse), 0,
                              np.ascontiguousarray(cands, np.int64), first, count,
                              _E.Run(rules.pack_size, nw, 0, False),
                              _H.Rollouts(res, logw, ranks, moves))
@@ -292,6 +296,7 @@ def _play(sit, cands, pol, seed, run):
     logw = np.zeros(n, np.float64)
     j = 4 if run.objective == "relative" else 0
     looks = -(-n // BATCH)
+    reuse = read_history(sit, run.past_turns).reuse
     done, stopped_by, t0 = 0, None, time.perf_counter()
     while done < n and stopped_by is None:
         k = min(BATCH, n - done)
@@ -299,17 +304,22 @@ def _play(sit, cands, pol, seed, run):
                                                                 run.past_turns)
         done += k
         bar.update(k)
+        r, lw = per_sample(res[:done], logw[:done], reuse)  # the sample is the unit
         d = None  # second best minus best: what the rule and the margin read
         if len(cands) > 1 and (run.decide or run.margin is not None):
-            d = _best_second(res[:done], logw[:done], j)[3]
-        stopped_by = _stop(d, logw[:done], n, looks, run, t0)
+            d = _best_second(r, lw, j)[3]
+        stopped_by = _stop(d, lw, done, n, looks, run, t0)
     bar.close()
-    return res[:done], logw[:done], stopped_by
+    return res[:done], logw[:done], stopped_by, reuse
 
 
-def discard_advice(sit, cands, objective, res, logw, stopped_by, seconds, decide=False):
-    """:class:`DiscardAdvice` from the rollouts (``res[i, k]``: candidate ``cands[k]``)."""
-    n, j = len(res), 4 if objective == "relative" else 0
+def discard_advice(sit, cands, objective, res, logw, stopped_by, seconds, decide=False,
+                   reuse=1):
+    """:class:`DiscardAdvice` from the rollouts (``res[i, k]``: candidate ``cands[k]``);
+    ``reuse``: the rollouts of each sample of the hidden hands, the intervals' unit."""
+    rollouts, j = len(res), 4 if objective == "relative" else 0
+    res, logw = per_sample(res, logw, reuse)
+    n = len(res)
     w, beta, ess = _temper(logw, _ess_floor(n))
     fallback = ""
     if beta < 1.0:
@@ -325,17 +335,18 @@ def discard_advice(sit, cands, objective, res, logw, stopped_by, seconds, decide
         row = dict(discard=card_text(int(c)), points=m, points_lo=lo, points_hi=hi,
                    vs_best=dm, vs_best_lo=dlo, vs_best_hi=dhi,
                    penalty=_t3(res[:, k, 0], w)[0])
-        for col, q in (("out", 1), ("doubled", 2), ("void", 3)):
-            row[col] = _wilson(int(res[:, k, q].sum()) if w is None else res[:, k, q], n, w)[0]
+        for col, q in (("out", 1), ("doubled", 2), ("void", 3)):  # shares (of sample means)
+            row[col] = float(res[:, k, q].mean() if w is None else w @ res[:, k, q])
         rows.append(row)
     tab = (pd.DataFrame(rows).assign(_k=range(len(rows)))
            .sort_values(["points", "_k"]).drop(columns="_k").reset_index(drop=True))
     verdict = _verdict(tab, stopped_by, decide)
-    text = _sentence(tab, verdict, objective, n, stopped_by)
+    text = _sentence(tab, verdict, objective, rollouts, stopped_by)
     n_weighed = int(sum(1 for e in sit.rollout.events
                         if int(e[0]) != 0 and (-int(e[0])) % sit.players not in sit.opened))
     return DiscardAdvice(table=tab, best=tab["discard"].iat[0], verdict=verdict,
-                         recommendation=text, rollouts=n, stopped_by=stopped_by,
+                         recommendation=text, rollouts=rollouts, samples=n,
+                         stopped_by=stopped_by,
                          seconds=seconds, situation=sit.as_dict(), objective=objective,
                          ess=ess, history_strength=beta, fallback=fallback,
                          history_events=n_weighed, variance_ratio=vr)

@@ -96,6 +96,7 @@ W_KEEP = 0.5  # weight of a discard the model would not choose but whose loss ke
 STREAM_PRIOR = 1 << 25  # the advisor's past turns of each sample (apart from search's 1 << 23)
 STREAM_HISTORY = 1 << 26  # + seat: the random unknown cards given back in the backwards replay
 STREAM_CHAIN = 1 << 27  # each sample's chain of swaps: the places swapped, the acceptances
+STREAM_RESTOCK = 1 << 28  # a reused sample's stock order, per rollout (History.reuse)
 CHAIN_SWEEPS = 8  # the advisor's proposals per unknown card of the seats moved (posterior_chain)
 RANK_COLS = 14  # A, 2, ..., K, joker
 
@@ -106,8 +107,11 @@ Hidden = namedtuple("Hidden", ["pool", "n_pool", "opp_sizes", "pile_extra"])
 #: the table's public history (rows ``ev[:n_ev]``, :func:`history_logw`), whether each
 #: sample replays the unopened opponents' past turns (``prior``, :func:`forward_prior`), the
 #: swaps of its chain (``swaps``, :func:`posterior_chain`; 0: importance weights alone) and
-#: the seats it moves (``cover[s]`` 1, ``int64[P]``: those whose past the history shows)
-History = namedtuple("History", ["ev", "n_ev", "prior", "swaps", "cover"])
+#: the seats it moves (``cover[s]`` 1, ``int64[P]``: those whose past the history shows),
+#: and the rollouts each sample of the hidden hands is played on (``reuse``: rollout ``i``
+#: plays sample ``i // reuse`` on a stock order of its own, :func:`_restock`; 1: a sample each)
+History = namedtuple("History", ["ev", "n_ev", "prior", "swaps", "cover", "reuse"],
+                     defaults=(1,))
 #: what each rollout writes: ``res[j]`` (:func:`.branch.play_pair`'s row), ``logw[j]`` (0
 #: when the chain ran), ``ranks[j]`` (:func:`rank_counts` of the sample played) and
 #: ``moves[j]`` (the chain's proposals that changed a card, and those accepted)
@@ -341,7 +345,7 @@ def posterior_chain(rules, pol, t, br, me, history, pile_n, key, work, moves):
     changed a card and those accepted. Only the seats of ``history.cover`` are moved (and
     opened ones, whose events do not weigh); the others keep their hands, and their events'
     log-likelihood is returned: the sample's importance log-weight (0 when all are covered)."""
-    ev, n_ev, _, swaps, cover = history
+    ev, n_ev, _, swaps, cover, _ = history
     term, unk, cst, hst = work
     hand = t.hand
     ps = t.ps
@@ -487,6 +491,61 @@ def _sample_read(seed, i, rules, pol, base, hidden, history, me, tables, rst, wo
         samp.streams[s, 1] = uint64(0)
 
 
+@njit(cache=True, _nrt=False)
+def _sample_once(seed, i, fresh, rules, pol, base, hidden, history, me, tables, rst, work,
+                 out):
+    """Rollout ``i``'s sample into ``tables[0]``: with ``history.reuse`` 1 its own
+    (:func:`_sample_read` keyed by ``i``); else sample ``i // reuse``, read once where it starts
+    (or where a worker starts, ``fresh``: the same sample again, so any split of the rollouts
+    gives the same ones) and kept for the next rollouts, each on a stock order of its own
+    (:func:`_restock`). ``out``: ``(ranks, logw, moves, j)``, row ``j`` written."""
+    ranks, logw, moves, j = out
+    r = history.reuse
+    if r <= 1:
+        _sample_read(seed, i, rules, pol, base, hidden, history, me, tables, rst, work,
+                     (ranks[j], logw, moves[j], j))
+        return
+    if fresh or i % r == 0:
+        _sample_read(seed, i // r, rules, pol, base, hidden, history, me, tables, rst, work,
+                     (ranks[j], logw, moves[j], j))
+    else:  # the sample kept from rollout j - 1: its reading
+        logw[j] = logw[j - 1]
+        for a in range(ranks.shape[1]):
+            for b in range(ranks.shape[2]):
+                ranks[j, a, b] = ranks[j - 1, a, b]
+        moves[j, 0] = moves[j - 1, 0]
+        moves[j, 1] = moves[j - 1, 1]
+    _restock(tables[0], seed, i, rst)
+
+
+@njit(cache=True, _nrt=False)
+def _restock(samp, seed, i, rst):
+    """Rollout ``i``'s own stock order for a reused sample: the stock's cards sorted (so the
+    order does not depend on the rollout before) and shuffled by ``i``'s stream, and the
+    play's streams keyed by ``i`` (C3). The stock is a uniform order of its cards given the
+    hands, whatever the history (no event shows a stock card), so each rollout is as a fresh
+    one on the same hands."""
+    n = samp.gs[GS_STOCK_N]
+    st = samp.stock
+    for a in range(1, n):  # insertion sort: a few dozen cards
+        x = st[a]
+        b = a - 1
+        while b >= 0 and st[b] > x:
+            st[b + 1] = st[b]
+            b -= 1
+        st[b + 1] = x
+    rst[0] = R.stream_key(seed, i, 0, 0, STREAM_RESTOCK)
+    rst[1] = uint64(0)
+    for a in range(n - 1, 0, -1):  # Fisher-Yates
+        b = R.below(rst, a + 1)
+        x = st[a]
+        st[a] = st[b]
+        st[b] = x
+    for s in range(samp.streams.shape[0]):
+        samp.streams[s, 0] = R.stream_key(seed, i, 0, 1, s)
+        samp.streams[s, 1] = uint64(0)
+
+
 @njit(cache=True)
 def _worker_state(P, pack_size):
     """A rollout worker's own state: the sample's table, the branch's table, a stream state
@@ -513,15 +572,15 @@ def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first
     # write through to arrays reached inside a tuple argument
     flat = E.flat_table(base)
     pool, n_pool, opp_sizes, pile_extra = hidden
-    ev, n_ev, prior, swaps, cover = history
+    ev, n_ev, prior, swaps, cover, reuse = history
     res, logw, ranks, moves = out
     for w in prange(run.workers):
         samp, br, rst, work = _worker_state(P, run.pack_size)
         for j in range(w * per, min(count, w * per + per)):
-            _sample_read(seed, first + j, rules, pol, E.table_of(flat),
+            _sample_once(seed, first + j, j == w * per, rules, pol, E.table_of(flat),
                          Hidden(pool, n_pool, opp_sizes, pile_extra),
-                         History(ev, n_ev, prior, swaps, cover), me, (samp, br), rst, work,
-                         (ranks[j], logw, moves[j], j))
+                         History(ev, n_ev, prior, swaps, cover, reuse), me, (samp, br), rst,
+                         work, (ranks, logw, moves, j))
             B.play_pair(rules, pol, samp, br, me, force_mask, res[j])
 
 
@@ -540,15 +599,15 @@ def rollout_discard_block(seed, rules, pol, base, hidden, history, me, cands, fi
     per = (count + run.workers - 1) // run.workers
     flat = E.flat_table(base)  # read into locals before prange (see rollout_block)
     pool, n_pool, opp_sizes, pile_extra = hidden
-    ev, n_ev, prior, swaps, cover = history
+    ev, n_ev, prior, swaps, cover, reuse = history
     res, logw, ranks, moves = out
     for w in prange(run.workers):
         samp, br, rst, work = _worker_state(P, run.pack_size)
         for j in range(w * per, min(count, w * per + per)):
-            _sample_read(seed, first + j, rules, pol, E.table_of(flat),
+            _sample_once(seed, first + j, j == w * per, rules, pol, E.table_of(flat),
                          Hidden(pool, n_pool, opp_sizes, pile_extra),
-                         History(ev, n_ev, prior, swaps, cover), me, (samp, br), rst, work,
-                         (ranks[j], logw, moves[j], j))
+                         History(ev, n_ev, prior, swaps, cover, reuse), me, (samp, br), rst,
+                         work, (ranks, logw, moves, j))
             E.seat_stock(samp.gs, (me + 1) % P, P)
             for k in range(cands.shape[0]):
                 B.copy_state(samp, br, False)
