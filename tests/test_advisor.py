@@ -316,3 +316,17 @@ def test_each_answer_reports_what_its_pairing_bought_issue_51():
     half = p.table["penalty_hi"] - p.table["penalty_lo"]
     d = p.difference["penalty_hi"] - p.difference["penalty_lo"]
     assert p.variance_ratio == pytest.approx((half.iat[0] ** 2 + half.iat[1] ** 2) / d ** 2)
+
+
+def test_the_advisor_guides_example_prints_what_advise_prints():
+    """The guide shows ``advise``'s printed answer for its example: it is the answer the code
+    gives today (a fixed output that can turn false is a bug)."""
+    import re
+    from pathlib import Path
+
+    src = (Path(ks.__file__).parent / "report" / "guide" / "advisor.md").read_text("utf-8")
+    code, shown = re.search(r"```python\n(# long:[^\n]*\na = ks\.advise\(.*?)\nprint\(a\)[^\n]*\n"
+                            r"```\n```\n(.*?)\n```", src, re.S).groups()
+    scope = {"ks": ks}
+    exec(code, scope)
+    assert str(scope["a"]).strip() == shown.strip()
