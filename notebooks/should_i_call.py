@@ -196,11 +196,13 @@ show(per[["player", "contract", "deals", "d_table", "d_table_lo", "d_table_hi", 
 
 # %%
 plots.write_csv(must, out / L.CONFIRM_CSV, must.attrs["header"])
-must_sentence = L.must_sentence(must, names=CONTRACTS,
+must_sentence = L.must_sentence(must, names={h: c.replace(": ", " (") + ")"
+                                             for h, c in CONTRACTS.items()},
                                 games="games fixed before they were played")
 display(Markdown(must_sentence))
 tested = L.must_test(must)
 tested["contract"] = tested["hand"].map(CONTRACTS)
+tested["deals"] = tested["deals"].map("{:,}".format)
 tested["verdict"] = tested["verdict"].map({"less": "pays less", "more": "pays more",
                                            "same games": "the expert's very games",
                                            "none": "no difference shown"})
