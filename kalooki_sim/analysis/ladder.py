@@ -62,7 +62,7 @@ PLAYERS = 4
 #: so the files are the same as one call's): a million games never sit in memory at once
 BLOCK_GAMES = 50_000
 _CSV = "ladder.csv"
-#: issue 49's must tested again on games fixed before they were played (CHANGELOG,
+#: the chart's test, played again on games fixed before they were played (CHANGELOG,
 #: 2026-12-06): the committed table, and the family's level (0.05 halved: the second test)
 CONFIRM_CSV, CONFIRM_LEVEL = "chart_vs_expert_1m.csv", 0.025
 _KEEP = ["game", "hand", "seat", "penalty", "doubled", "complete"]
@@ -332,7 +332,7 @@ def _gain(x: float, lo: float, hi: float) -> str:
 
 def must_test(table: pd.DataFrame, player: str = "chart",
               level: float = CONFIRM_LEVEL) -> pd.DataFrame:
-    """Issue 49's must read from a :func:`ladder_table`: per contract, ``player`` minus the
+    """The chart's test read from a :func:`ladder_table`: per contract, ``player`` minus the
     expert against the table, and its ``verdict``: ``"less"`` (below zero after Holm over the
     nine contracts at ``level``: ``p_holm < level`` and ``d_table < 0``), ``"more"`` (above
     zero so), ``"same games"`` (the player played the expert's very games: every deal's
@@ -367,7 +367,7 @@ def must_sentence(table: pd.DataFrame, player: str = "chart", level: float = CON
     """What :func:`must_test` finds, in a sentence: in how many contracts following the chart
     pays less than the expert after Holm at ``level`` (each with its gain a hand and 95%
     interval), in how many more, where it plays the expert's very games and where no
-    difference is shown; and whether issue 49's must (less in at least four, more in none)
+    difference is shown; and whether the test's bar (less in at least four, more in none)
     holds. ``names``: a contract's name by hand (default ``"hand 6"``); ``games``: what the
     games were (``"games fixed before they were played"`` for the committed test).
 
@@ -411,7 +411,7 @@ def must_sentence(table: pd.DataFrame, player: str = "chart", level: float = CON
 
 def must_lead(table: pd.DataFrame, level: float = CONFIRM_LEVEL,
               games: str = "games fixed before they were played") -> str:
-    """The page's second sentence, from the table of issue 49's test (:func:`must_test`):
+    """The page's second sentence, from the table of the chart's test (:func:`must_test`):
     what following the chart wins a game on those games, and in how many contracts it pays
     less after Holm at ``level``.
 
@@ -441,7 +441,7 @@ def must_lead(table: pd.DataFrame, level: float = CONFIRM_LEVEL,
 
 
 def confirmed_committed() -> pd.DataFrame:
-    """The committed table of issue 49's second test (:data:`CONFIRM_CSV`: the chart player
+    """The committed table of the chart's second test (:data:`CONFIRM_CSV`: the chart player
     and the expert, 1,000,000 games fixed before they were played; CHANGELOG), with its ``#``
     header lines in ``.attrs["header"]``."""
     t = read_committed("kalooki_sim.analysis", CONFIRM_CSV)

@@ -80,7 +80,7 @@ def variance_ratio(a, b, w=None) -> float:
     unpaired sets of these rollouts over that of the paired one, ``(se(a)^2 + se(b)^2) /
     se(a - b)^2`` (weighted as :func:`_wse` with normalised weights ``w``); ``inf`` when the
     paired difference does not vary and the arms do, NaN when nothing varies or there are
-    fewer than two rollouts. Issue 51's measure, for the pairing alone (no luck adjusted).
+    fewer than two rollouts. The pairing alone: no luck is adjusted.
 
     Examples
     --------

@@ -335,8 +335,7 @@ known, hand_sizes, reshuffled, history
     t0 = time.perf_counter()
     with using_threads(threads):
         res, logw, ranks, moves, stopped_by, reuse = _play(sit, pol, seed, run)
-    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0, moves,
-                   reuse)
+    return _advice(sit, run, res, logw, ranks, stopped_by, time.perf_counter() - t0, moves, reuse)
 
 
 def _kalooki_only(rules):

@@ -492,14 +492,13 @@ def _sample_read(seed, i, rules, pol, base, hidden, history, me, tables, rst, wo
 
 
 @njit(cache=True, _nrt=False)
-def _sample_once(seed, i, fresh, rules, pol, base, hidden, history, me, tables, rst, work,
-                 out):
+def _sample_once(seed, i, rules, pol, base, hidden, history, me, tables, rst, work, out):
     """Rollout ``i``'s sample into ``tables[0]``: with ``history.reuse`` 1 its own
     (:func:`_sample_read` keyed by ``i``); else sample ``i // reuse``, read once where it starts
     (or where a worker starts, ``fresh``: the same sample again, so any split of the rollouts
     gives the same ones) and kept for the next rollouts, each on a stock order of its own
-    (:func:`_restock`). ``out``: ``(ranks, logw, moves, j)``, row ``j`` written."""
-    ranks, logw, moves, j = out
+    (:func:`_restock`). ``out``: ``(ranks, logw, moves, j, fresh)``, row ``j`` written."""
+    ranks, logw, moves, j, fresh = out
     r = history.reuse
     if r <= 1:
         _sample_read(seed, i, rules, pol, base, hidden, history, me, tables, rst, work,
@@ -577,10 +576,10 @@ def rollout_block(seed, rules, pol, base, hidden, history, me, force_mask, first
     for w in prange(run.workers):
         samp, br, rst, work = _worker_state(P, run.pack_size)
         for j in range(w * per, min(count, w * per + per)):
-            _sample_once(seed, first + j, j == w * per, rules, pol, E.table_of(flat),
+            _sample_once(seed, first + j, rules, pol, E.table_of(flat),
                          Hidden(pool, n_pool, opp_sizes, pile_extra),
                          History(ev, n_ev, prior, swaps, cover, reuse), me, (samp, br), rst,
-                         work, (ranks, logw, moves, j))
+                         work, (ranks, logw, moves, j, j == w * per))
             B.play_pair(rules, pol, samp, br, me, force_mask, res[j])
 
 
@@ -604,10 +603,10 @@ def rollout_discard_block(seed, rules, pol, base, hidden, history, me, cands, fi
     for w in prange(run.workers):
         samp, br, rst, work = _worker_state(P, run.pack_size)
         for j in range(w * per, min(count, w * per + per)):
-            _sample_once(seed, first + j, j == w * per, rules, pol, E.table_of(flat),
+            _sample_once(seed, first + j, rules, pol, E.table_of(flat),
                          Hidden(pool, n_pool, opp_sizes, pile_extra),
                          History(ev, n_ev, prior, swaps, cover, reuse), me, (samp, br), rst,
-                         work, (ranks, logw, moves, j))
+                         work, (ranks, logw, moves, j, j == w * per))
             E.seat_stock(samp.gs, (me + 1) % P, P)
             for k in range(cands.shape[0]):
                 B.copy_state(samp, br, False)
