@@ -139,13 +139,13 @@ def _summary(res, act_name, pass_name, w=None, shares_of_means=False):
     ``shares_of_means``: the 0/1 columns hold each sample's mean (:func:`per_sample`), read
     as weighted outcomes at the samples' count."""
     rows = []
+    ws = w if w is not None or not shares_of_means else np.full(len(res), 1 / len(res))
     for name, o in ((act_name, 0), (pass_name, RC)):
         row = {"action": name}
         for j, col in ((0, "penalty"), (4, "relative")):
             m, lo, hi = _t3(res[:, o + j], w)
             row.update({col: m, f"{col}_lo": lo, f"{col}_hi": hi})
         for j, col in ((1, "out"), (2, "doubled"), (3, "void")):
-            ws = w if w is not None or not shares_of_means else np.full(len(res), 1 / len(res))
             k = int(res[:, o + j].sum()) if ws is None else res[:, o + j]
             p, plo, phi = _wilson(k, len(res), ws)
             row.update({col: p, f"{col}_lo": plo, f"{col}_hi": phi})
