@@ -233,3 +233,13 @@ def test_the_time_to_decided_figure_answers_in_seconds_with_what_stopped_each():
         F.SCALE[0] = 1.0
     assert sec > 0 and re.fullmatch(r"\d+ of 3 decided or equal \(\d+ decided, \d+ equal\); "
                                     r"slowest [\d.]+ s", detail), detail
+
+
+def test_the_review_figure_times_hands_at_the_reviews_defaults():
+    F.SCALE[0] = 0.1
+    try:
+        sec, detail = F.review_s_per_hand(None)
+    finally:
+        F.SCALE[0] = 1.0
+    assert sec > 0 and re.fullmatch(r"1 hand, \d+ decisions, \d+% undecided; slowest "
+                                    r"[\d.]+ s", detail), detail

@@ -15,6 +15,7 @@ from kalooki_sim.engine.kernels import luck as LK
 from kalooki_sim.engine.play import rules_vector, setup
 from kalooki_sim.game.cards import parse_codes
 from kalooki_sim.game.kernels import layoff as L
+from kalooki_sim.studies.advisor import read_history
 from kalooki_sim.studies.situation import _build
 
 # the luck kernel answers no question yet (its variance ratio is measured by
@@ -39,15 +40,14 @@ def _rollouts(sit, n, luck, seed=3):
     res, logw = np.zeros((n, 10)), np.zeros(n)
     ranks = np.zeros((n, P, H.RANK_COLS), np.int64)
     lk = np.zeros((n, 2, P, LK.LK_COLS))
-    ev = np.ascontiguousarray(r.events)
     args = (seed, rules_vector(rules, sit.hand_no), pol, r.base,
-            H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra), H.History(ev, len(ev), True),
+            H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra), read_history(sit),
             0, r.mask, 0, n, E.Run(rules.pack_size, max(1, 4 * numba.get_num_threads()), 0,
                                    False))
     if luck:
         LK.rollout_luck_block(*args, LK.LuckRollouts(res, logw, ranks, lk))
     else:
-        H.rollout_block(*args, H.Rollouts(res, logw, ranks))
+        H.rollout_block(*args, H.Rollouts(res, logw, ranks, np.zeros((n, 2), np.int64)))
     return res, logw, ranks, lk
 
 

@@ -182,8 +182,12 @@ def test_R9_the_review_reads_the_hands_history_into_the_samples(hand6):
     with_h = ks.review(hand6, 2, **kw)
     without = ks.review(hand6, 2, **kw, history=False)
     assert (without["ess"] == 60).all() or (without["history_strength"] == 1).all()
-    # the review weighs the samples by the history (review.HISTORY_SWAPS: no chains)
+    # the review draws the samples by chains (review_discard.HISTORY_SWAPS), each played on
+    # HISTORY_REUSE rollouts: the samples are the intervals' unit
+    from kalooki_sim.studies.review_discard import HISTORY_REUSE
+
     assert (with_h["ess"] <= with_h["rollouts"] + 1e-9).all()
+    assert (with_h["ess"] <= with_h["rollouts"] / HISTORY_REUSE + 1e-9).any()
     assert (with_h["history_strength"] <= 1).all() and (with_h["ess"] < without["ess"]).any()
     assert not with_h["d_value"].equals(without["d_value"])
 
@@ -321,6 +325,59 @@ def test_the_stopping_interval_keeps_its_95_coverage_and_the_naive_one_does_not(
     assert cover_naive < 0.93, cover_naive
 
 
+def test_a_decided_decision_plays_one_more_look_when_it_would_tell_its_size():
+    """``width``: a decided decision wider than it plays the next look when that look would
+    bring it within (its size told to ±width/2), and stops ``decided`` there; one the next
+    look could not narrow enough, or any decided one without ``width``, stops at once."""
+    from kalooki_sim.studies._sequential import run_hand
+
+    near = _normal_source(-12, 45, 5)   # at 400: about 11 wide, decided; at 800: about 8
+    far = _normal_source(-40, 200, 6)   # at 400: about 49 wide, decided; 800 cannot narrow it
+    plain, _ = run_hand([near, far], block=400, cap=1600, budget=None)
+    sized, _ = run_hand([near, far], block=400, cap=1600, budget=None, width=9.0)
+    assert [o.stopped_by for o in plain] == ["decided", "decided"]
+    assert [o.n for o in plain] == [400, 400] and plain[0].hi - plain[0].lo > 9
+    assert plain[0].hi - plain[0].lo < 9 * np.sqrt(2)     # so the next look reaches 9
+    assert sized[0].n == 800 and sized[0].stopped_by == "decided"
+    assert sized[0].hi - sized[0].lo <= 9
+    assert sized[1].n == 400 and sized[1].stopped_by == "decided"
+
+
+class _SampleSource:
+    """A synthetic decision whose rollouts come in samples of ``reuse``: the rollouts of one
+    sample share its draw (the hidden hands), so the rollout is not the unit."""
+
+    def __init__(self, mu, reuse, seed):
+        self.mu, self.reuse, self.seed = mu, reuse, seed
+
+    def __call__(self, first, count):
+        i = np.arange(first, first + count)
+        shared = np.array([np.random.default_rng((self.seed, k)).normal(0, 20)
+                           for k in i // self.reuse])
+        own = np.array([np.random.default_rng((self.seed, 10**6 + k)).normal(0, 5) for k in i])
+        return self.mu + shared + own, np.zeros(count)
+
+
+def test_the_looks_read_samples_not_rollouts_when_a_sample_is_reused():
+    """A source that plays each sample on ``reuse`` rollouts is read per sample (its
+    interval is the t interval of the samples' means, not the narrower one of the rollouts),
+    and a round the budget shortens still ends on a whole sample."""
+    from kalooki_sim.studies._sequential import look, run_hand
+    from kalooki_sim.studies._weighted import per_sample
+
+    src = [_SampleSource(1.0, 10, k) for k in range(3)]
+    out, K = run_hand(src, block=100, cap=400, budget=None, sequential=False)
+    for s, o in zip(src, out, strict=True):
+        d, lw = s(0, 400)
+        by_sample = look(*per_sample(d, lw, 10), 0.05)
+        by_rollout = look(d, lw, 0.05)
+        assert np.isclose(o.lo, by_sample[1]) and np.isclose(o.hi, by_sample[2])
+        assert by_rollout[2] - by_rollout[1] < 0.6 * (o.hi - o.lo)  # the rollouts would lie
+    out, _ = run_hand(src, block=100, cap=1600, budget=700)
+    assert all(o.n % 10 == 0 for o in out) and sum(o.n for o in out) <= 700
+    assert any(o.stopped_by == "budget" for o in out)
+
+
 def _synthetic_review(mus, sd, seed):
     """A review's table of synthetic decisions with true differences ``mus`` (the seat acted
     every time): the sequential rule, the ratings, and the errors' fresh re-measure, as
@@ -395,7 +452,7 @@ def test_R12_the_equal_band_is_the_call_charts():
 
 @pytest.fixture(scope="module")
 def seq6(hand6):
-    return ks.review(hand6, 1, rollouts=800, block=50, hand_rollouts=3000, discards=False,
+    return ks.review(hand6, 1, rollouts=800, block=60, hand_rollouts=1500, discards=False,
                      policies="greedy", seed=3)
 
 
@@ -407,8 +464,8 @@ def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6
     acted = r["action"].isin(["take", "call"])
     lo, hi = r["d_value_lo"], r["d_value_hi"]
     # the budget: per hand at most hand_rollouts; looks at the schedule or a shared last look
-    assert r.groupby(["game", "hand"])["rollouts"].sum().max() <= 3000
-    plan = schedule(50, 800)
+    assert r.groupby(["game", "hand"])["rollouts"].sum().max() <= 1500
+    plan = schedule(60, 800)
     # off the schedule only at the budget's shared last look, where a decision may still be
     # decided or equal (a look read like any other) rather than stopped by the budget
     off = ~r["rollouts"].isin(plan)
@@ -457,7 +514,7 @@ def test_the_sequential_review_rates_each_decision_from_its_interval(hand6, seq6
 
 def test_C3_the_sequential_review_is_the_same_for_the_same_seed_on_one_or_two_threads(hand6,
                                                                                        seq6):
-    kw = dict(rollouts=800, block=50, hand_rollouts=3000, discards=False, policies="greedy",
+    kw = dict(rollouts=800, block=60, hand_rollouts=1500, discards=False, policies="greedy",
               seed=3)
     one = ks.review(hand6, 1, threads=1, **kw)
     two = ks.review(hand6, 1, threads=2, **kw)
@@ -482,7 +539,7 @@ def test_a_single_look_is_the_fixed_size_review_and_the_advisors_answer(hand6):
     assert (fixed["stopped_by"] == "rollouts").all()
     assert (r["looks"] == 1).all() and (r["rollouts"] == 60).all()
     # a take (R9.1): no seat was asked before it, so no event to read; a call's implied passes
-    # are read by the advisor's chains and by the review's weights (review.HISTORY_SWAPS)
+    # are read by the advisor's chains and the review's (review_discard.HISTORY_SWAPS)
     k, m = next((k, m) for k, m in enumerate(walk(hand6, 2)[0]) if m.decision == "take")
     sit = {k: v for k, v in m.situation.items() if k != "history"}
     a = ks.advise(**sit, rollouts=60, policies="greedy", seed=_seed_of(1, m),
@@ -511,22 +568,19 @@ def test_bad_review_total_arguments_are_clear_errors(seq6):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="issue 51's targets need its items 1-2: the history's weights still "
-                          "collapse to an effective sample of a tenth of the rollouts, so at "
-                          "the default budget about half the decisions stay undecided",
-                   strict=False)
 def test_the_review_of_27_expert_hands_decides_within_its_budget():
-    """Issue 51's measure, takes and calls: the review of three deals of each contract 1-9
-    (seat 0, expert, two threads) at its default budget leaves at most 30% of decisions
-    undecided, with a median 95% interval of at most 8 points, in at most 10 s per hand and
-    seat (``python -m kalooki_sim.studies.review_measure`` prints the same numbers; the
-    seconds are those of the machine, shared or not)."""
+    """The review's measure: three deals of each contract 1-9 (seat 0, expert, two threads)
+    at the default budget, discards included, leave at most 30% of decisions undecided with a
+    median 95% interval of at most 8 points (``python -m kalooki_sim.studies.review_measure``
+    prints the same numbers). The rollouts are the seed's whatever the threads (C3), so these
+    do not depend on the machine; its seconds a hand do, and are the bench's
+    (``review_s_per_hand`` of ``make bench``), not a test's."""
     from kalooki_sim.studies.review_measure import TARGETS, measure_review
 
     rows, s = measure_review()
-    assert s["hands"] == 27 and s["decisions"] == len(rows) > 0
+    assert s["hands"] == 27 and s["decisions"] == len(rows) > 0 and s["discards"] > 0
     assert s["undecided"] + s["decided"] + s["equal"] == pytest.approx(1.0)
-    assert all(s["meets"].values()), (s, TARGETS)
+    assert s["meets"]["undecided"] and s["meets"]["median_width"], (s, TARGETS)
 
 
 def test_the_guide_states_the_reviews_defaults():
@@ -534,7 +588,7 @@ def test_the_guide_states_the_reviews_defaults():
     import inspect
     from pathlib import Path
 
-    from kalooki_sim.studies._sequential import EQUAL, schedule
+    from kalooki_sim.studies._sequential import EQUAL, SIZE_WIDTH, schedule
     from kalooki_sim.studies.review import BLOCK, BLUNDER, HAND_ROLLOUTS, MISTAKE, ROLLOUTS
 
     text = (Path(ks.__file__).parent / "report" / "guide" / "advisor.md").read_text("utf-8")
@@ -542,8 +596,23 @@ def test_the_guide_states_the_reviews_defaults():
     sig = inspect.signature(ks.review).parameters
     assert (sig["rollouts"].default, sig["block"].default,
             sig["hand_rollouts"].default) == (ROLLOUTS, BLOCK, HAND_ROLLOUTS)
-    six = {5: "five", 6: "six", 7: "seven"}[len(schedule(BLOCK, ROLLOUTS))]
-    for said in (f"`block` ({BLOCK})", f"({ROLLOUTS:,} at most)",
+    six = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}[len(schedule(BLOCK,
+                                                                             ROLLOUTS))]
+    from kalooki_sim.studies.review_discard import (
+        DISCARD_HAND_ROLLOUTS,
+        DISCARD_ROLLOUTS,
+        HISTORY_REUSE,
+    )
+
+    assert (sig["discard_rollouts"].default,
+            sig["discard_hand_rollouts"].default) == (DISCARD_ROLLOUTS, DISCARD_HAND_ROLLOUTS)
+    for said in (f"`block` ({BLOCK:,})", f"({ROLLOUTS:,} at most)",
+                 f"`discard_rollouts`, {DISCARD_ROLLOUTS:,} a discard",
+                 f"`discard_hand_rollouts`, {DISCARD_HAND_ROLLOUTS:,} a hand",
+                 f"plays each sample on {HISTORY_REUSE} rollouts",
+                 f"wider than {SIZE_WIDTH:.0f} points plays one look more",
+                 f"bring it within {SIZE_WIDTH:.0f} (the width",
+                 f"then to about ±{SIZE_WIDTH / 2:.0f} points",
                  f"`hand_rollouts` ({HAND_ROLLOUTS:,} over", f"({six} at the defaults)",
                  f"inside ±{EQUAL:.0f} points", f"at least {MISTAKE:.0f} — half",
                  f"at least {BLUNDER:.0f} — a ten-point card"):

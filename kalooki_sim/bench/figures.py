@@ -178,6 +178,29 @@ def review_h9_s(hands):
     return sec, f"{n[-1]} decisions"
 
 
+@figure("review_s_per_hand", "s", False)
+def review_s_per_hand(hands):
+    """Seconds per hand of ``review`` at its defaults (the sequential looks, the history, the
+    discards), seat 0 of hand ``h`` of seed 1, game 0, for the contracts 1-9 (scaled: the
+    first of them), 2 threads: the review's "at most 10 s a hand and seat" read by the bench
+    (``python -m kalooki_sim.studies.review_measure`` reads three deals of each)."""
+    ks = _ks()
+    contracts = range(1, min(9, _n(9)) + 1)
+    ks.review(ks.trace(seed=1, game=0, hand=1, policies="expert"), 0, rollouts=4, threads=2)
+    sec, rows = [], []
+    for h in contracts:
+        t = ks.trace(seed=1, game=0, hand=h, policies="expert")
+        t0 = time.perf_counter()
+        r = ks.review(t, 0, seed=1, threads=2)
+        sec.append(time.perf_counter() - t0)
+        rows.append(r)
+    lo = np.concatenate([r["d_value_lo"].to_numpy(float) for r in rows])
+    hi = np.concatenate([r["d_value_hi"].to_numpy(float) for r in rows])
+    open_ = ~((lo > 0) | (hi < 0)) & ~((lo >= -2) & (hi <= 2))
+    return float(np.mean(sec)), (f"{len(sec)} hand{'s' * (len(sec) != 1)}, {len(lo)} decisions, "
+                                 f"{open_.mean():.0%} undecided; slowest {max(sec):.1f} s")
+
+
 #: the most paired rollouts the advisor may spend on one position of :func:`time_to_decided_s`
 #: (a take or call; a discard plays every candidate, so its cap is a quarter)
 DECIDE_CAP = 16_000

@@ -33,6 +33,7 @@ from ..engine.kernels import engine as E
 from ..engine.kernels import history as H
 from ..engine.kernels import luck as LK
 from ..engine.play import rules_vector, setup
+from ..studies.advisor import read_history
 from ..studies.review import walk
 
 COL = {"relative": 4, "penalty": 0}  # the objective's column of a rollout's branch
@@ -66,16 +67,15 @@ def rollouts(sit, pol, n, luck, seed=5):
     res, logw = np.zeros((n, 2 * B.ROLL_COLS)), np.zeros(n)
     ranks = np.zeros((n, P, H.RANK_COLS), np.int64)
     lk = np.zeros((n, 2, P, LK.LK_COLS))
-    ev = np.ascontiguousarray(r.events)
     args = (seed, rules_vector(rules, sit.hand_no), pol, r.base,
-            H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra), H.History(ev, len(ev), True),
+            H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra), read_history(sit),
             0, r.mask, 0, n, E.Run(rules.pack_size, max(1, 4 * numba.get_num_threads()), 0,
                                    False))
     t0 = time.perf_counter()
     if luck:
         LK.rollout_luck_block(*args, LK.LuckRollouts(res, logw, ranks, lk))
     else:
-        H.rollout_block(*args, H.Rollouts(res, logw, ranks))
+        H.rollout_block(*args, H.Rollouts(res, logw, ranks, np.zeros((n, 2), np.int64)))
     return res, lk, time.perf_counter() - t0
 
 

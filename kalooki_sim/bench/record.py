@@ -21,7 +21,7 @@ COLUMNS = ("commit", "date", "cpu", "threads", "load", "figure", "value")
 
 #: threads each figure runs on (the others use one)
 THREADS = {"greedy_mix_2t": 2, "advise_s": 2, "advise_history_s": 2, "call_decisions_h9": 2,
-           "review_h9_s": 2, "time_to_decided_s": 2}
+           "review_h9_s": 2, "time_to_decided_s": 2, "review_s_per_hand": 2}
 
 
 def cpu_model() -> str:

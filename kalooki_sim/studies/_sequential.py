@@ -33,10 +33,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._weighted import EQUAL, _ess_floor, _temper, _wse
+from ._weighted import EQUAL, _ess_floor, _temper, _wse, per_sample
 
 ALPHA = 0.05  # the chance that a decision's stopping interval misses (spent over its looks)
 MIN_FIRST = 20  # rollouts every decision gets at its first look, even over a tiny budget
+#: the review's ``width``: a decided decision whose size the next look would tell to ±4
+#: points plays it (:func:`run_hand`)
+SIZE_WIDTH = 8.0
 
 
 def schedule(block: int, cap: int) -> list[int]:
@@ -131,19 +134,28 @@ class Decision:
 
 
 def run_hand(sources, *, block: int, cap: int, budget: int | None, sequential: bool = True,
-             equal: float = EQUAL, alpha: float = ALPHA, on_stop=None) -> tuple[list, int]:
+             equal: float = EQUAL, alpha: float = ALPHA, width: float | None = None,
+             on_stop=None) -> tuple[list, int]:
     """Play one hand's decisions by the sequential rule (module docstring).
 
     ``sources[i](first, count)`` plays decision ``i``'s rollouts ``first .. first + count - 1``
-    and returns their paired differences and log-weights. ``sequential=False``: one look of
-    ``cap`` rollouts each (the fixed-size review; the budget still applies). ``on_stop(i)`` is
-    called as decision ``i`` stops. Returns the :class:`Decision` of each source and ``K``,
-    the looks planned; each ``p`` is the sequential p-value (``K`` times the last look's,
-    capped at 1).
+    and returns their paired differences and log-weights; ``sources[i].reuse`` (1 when
+    absent), the rollouts each sample of the hidden hands is played on, makes the sample the
+    looks' unit (:func:`._weighted.per_sample`), and a round shortened by the budget keeps
+    whole samples. ``sequential=False``: one look of ``cap`` rollouts each (the fixed-size
+    review; the budget still applies). ``on_stop(i)`` is called as decision ``i`` stops.
+    ``width``: a decided decision whose interval is wider than this plays the next look when
+    that look would bring it within (the width shrinking as the square root of the
+    rollouts): its sign known, its size nearly so (:data:`SIZE_WIDTH`, the review's); it
+    stops ``"decided"`` all the same. None: at the first look that decides. Returns the
+    :class:`Decision` of each source and ``K``, the looks planned; each ``p`` is the
+    sequential p-value (``K`` times the last look's, capped at 1).
     """
     plan = schedule(block, cap) if sequential else [cap]
     K = len(plan)
     level = alpha / K
+    reuse = [max(1, int(getattr(s, "reuse", 1))) for s in sources]
+    unit = max(reuse, default=1)
     out = [Decision() for _ in sources]
     open_ = list(range(len(sources)))
     left = np.inf if budget is None else int(budget)
@@ -153,7 +165,7 @@ def run_hand(sources, *, block: int, cap: int, budget: int | None, sequential: b
         step = target - (plan[r - 1] if r else 0)
         last = r == K - 1
         if step * len(open_) > left:  # the budget cannot pay the round: share what is left
-            step = int(left // len(open_))
+            step = int(left // len(open_)) // unit * unit
             if r == 0:
                 step = max(step, min(target, MIN_FIRST))
             last = True
@@ -171,10 +183,13 @@ def run_hand(sources, *, block: int, cap: int, budget: int | None, sequential: b
             s.n += step
             s.looks += 1
             left -= step
-            s.mean, s.lo, s.hi, p, _, _ = look(np.concatenate(s.d), np.concatenate(s.logw),
+            s.mean, s.lo, s.hi, p, _, _ = look(*per_sample(np.concatenate(s.d),
+                                                          np.concatenate(s.logw), reuse[i]),
                                               level)
             s.p = min(1.0, K * p) if np.isfinite(p) else np.nan
             if sequential and (s.lo > 0 or s.hi < 0):
+                if not last and _sizing(s, width, plan[r + 1]):
+                    continue  # its sign is known; one more look tells its size
                 s.stopped_by = "decided"
             elif sequential and -equal <= s.lo and s.hi <= equal:
                 s.stopped_by = "equal"
@@ -190,6 +205,15 @@ def run_hand(sources, *, block: int, cap: int, budget: int | None, sequential: b
     return out, K
 
 
+def _sizing(s, width, following) -> bool:
+    """Whether the decided decision ``s`` plays its next look (``following`` rollouts) for its
+    size: wider than ``width`` now, within it at that look."""
+    if width is None:
+        return False
+    w = s.hi - s.lo
+    return bool(w > width and w * np.sqrt(s.n / following) <= width)
+
+
 def fresh(source, first: int, count: int, alpha: float = ALPHA) -> tuple[float, float, float]:
     """``(mean, lo, hi)`` of ``count`` fresh rollouts of ``source`` (from ``first`` on, past
     every rollout the rule looked at), at ``1 - alpha``: an estimate that neither the stopping
@@ -197,5 +221,5 @@ def fresh(source, first: int, count: int, alpha: float = ALPHA) -> tuple[float, 
     sums to the hand's total without the bias that a stopped mean carries (a mean stopped as
     soon as its interval left zero overshoots the truth)."""
     d, lw = source(first, count)
-    m, lo, hi, *_ = look(d, lw, alpha)
+    m, lo, hi, *_ = look(*per_sample(d, lw, max(1, int(getattr(source, "reuse", 1)))), alpha)
     return m, lo, hi

@@ -63,6 +63,13 @@ def _t3(x, w=None, conf=0.95):
     return m, m - half, m + half
 
 
+def _wvar(x, w) -> float:
+    """The variance of the weighted mean of ``x`` under normalised weights ``w``, ``sum w^2
+    (x - m)^2`` (the delta method's; the square of :func:`_wse`'s standard error)."""
+    x = np.asarray(x, float)
+    return float(np.dot(w * w, (x - np.dot(w, x)) ** 2))
+
+
 def _wse(x, w):
     """``(mean, standard error, degrees of freedom)`` of ``x`` under normalised weights ``w``
     (self-normalised importance sampling; ``ess - 1`` degrees of freedom)."""
@@ -71,8 +78,7 @@ def _wse(x, w):
     ess = 1.0 / float(np.dot(w, w))
     if x.size < 2 or ess < 1.5:
         return m, np.nan, np.nan
-    se = float(np.sqrt(np.dot(w * w, (x - m) ** 2)))
-    return m, se, ess - 1.0
+    return m, float(np.sqrt(_wvar(x, w))), ess - 1.0
 
 
 def variance_ratio(a, b, w=None) -> float:
@@ -95,11 +101,7 @@ def variance_ratio(a, b, w=None) -> float:
     if a.size < 2:
         return float("nan")
     ww = np.full(a.size, 1.0 / a.size) if w is None else np.asarray(w, float)
-
-    def var(x):
-        return float(np.dot(ww * ww, (x - np.dot(ww, x)) ** 2))
-
-    top, bottom = var(a) + var(b), var(a - b)
+    top, bottom = _wvar(a, ww) + _wvar(b, ww), _wvar(a - b, ww)
     if bottom == 0:
         return float("inf") if top > 0 else float("nan")
     return top / bottom

@@ -384,13 +384,14 @@ def _play(sit, pol, seed, run):
     moves = np.zeros((n, 2), np.int64)
     j = 4 if run.objective == "relative" else 0  # the objective's column
     looks = -(-n // BATCH)  # the most looks the budget allows (decide=True)
-    reuse = read_history(sit, run.past_turns).reuse
+    hist = read_history(sit, run.past_turns)
+    reuse = hist.reuse
     done, stopped_by, t0 = 0, None, time.perf_counter()
     while done < n and stopped_by is None:
         k = min(BATCH, n - done)
         _block(sit, pol, seed, done, k, run.past_turns,
                (res[done:done + k], logw[done:done + k], ranks[done:done + k],
-                moves[done:done + k]))
+                moves[done:done + k]), history=hist)
         done += k
         bar.update(k)
         r, lw = per_sample(res[:done], logw[:done], reuse)  # the sample is the unit
@@ -423,13 +424,14 @@ def _stop(d, logw, done, n, looks, run, t0):
     return None
 
 
-def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None, reuse=None):
+def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None, reuse=None,
+           history=None):
     """Paired rollouts ``first .. first + count - 1`` of ``sit``: ``(res, logw, ranks,
     moves)``, into ``out`` when given (four arrays of ``count`` rows); ``swaps`` and
-    ``reuse`` as :func:`read_history`. Rollout ``i`` draws only from its own counter-based
-    streams of ``(seed, i)`` and its sample's (C3), so blocks played in any order, on any
-    number of threads, give the same rollouts: :func:`_play` and the review's sequential
-    budget play their looks with it."""
+    ``reuse`` as :func:`read_history`, or ``history``, its reading built once by the caller.
+    Rollout ``i`` draws only from its own counter-based streams of ``(seed, i)`` and its
+    sample's (C3), so blocks played in any order, on any number of threads, give the same
+    rollouts: :func:`_play` and the review's sequential budget play their looks with it."""
     r, rules = sit.rollout, sit.rules
     if out is None:
         out = (np.zeros((count, 2 * RC), np.float64), np.zeros(count, np.float64),
@@ -438,8 +440,8 @@ def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None, reuse
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                      _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                     read_history(sit, past_turns, swaps, reuse), 0,
-                     r.mask, first, count, _E.Run(rules.pack_size, nw, 0, False),
+                     read_history(sit, past_turns, swaps, reuse) if history is None else history,
+                     0, r.mask, first, count, _E.Run(rules.pack_size, nw, 0, False),
                      _H.Rollouts(*out))
     return out
 

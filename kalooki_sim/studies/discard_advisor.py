@@ -254,10 +254,11 @@ threads, progress
 
 
 def discard_block(sit, cands, pol, seed, first, count, past_turns=True, swaps=None,
-                  reuse=None):
+                  reuse=None, history=None):
     """Rollouts ``first .. first + count - 1`` of the discard position ``sit``: ``(res,
     logw)``, ``res[j, k]`` the :data:`RC` columns of candidate ``cands[k]``; the history read
-    as :func:`.advisor.read_history` reads it (``swaps``, ``reuse``). Rollout ``i`` draws only
+    as :func:`.advisor.read_history` reads it (``swaps``, ``reuse``), or ``history``, its
+    reading built once by the caller. Rollout ``i`` draws only
     from its own streams of ``(seed, i)`` and its sample's (C3): any blocks, any threads,
     the same rollouts, and the same samples as :func:`~kalooki_sim.advise`'s rollout ``i``."""
     r, rules = sit.rollout, sit.rules
@@ -268,7 +269,8 @@ def discard_block(sit, cands, pol, seed, first, count, past_turns=True, swaps=No
     nw = max(1, 4 * numba.get_num_threads())  # the result does not depend on it (C3)
     _H.rollout_discard_block(seed, rules_vector(rules, sit.hand_no), pol, r.base,
                              _H.Hidden(r.flat, len(r.flat), r.opp, r.pile_extra),
-                             read_history(sit, past_turns, swaps, reuse), 0,
+                             read_history(sit, past_turns, swaps, reuse)
+                             if history is None else history, 0,
                              np.ascontiguousarray(cands, np.int64), first, count,
                              _E.Run(rules.pack_size, nw, 0, False),
                              _H.Rollouts(res, logw, ranks, moves))
@@ -296,12 +298,13 @@ def _play(sit, cands, pol, seed, run):
     logw = np.zeros(n, np.float64)
     j = 4 if run.objective == "relative" else 0
     looks = -(-n // BATCH)
-    reuse = read_history(sit, run.past_turns).reuse
+    hist = read_history(sit, run.past_turns)
+    reuse = hist.reuse
     done, stopped_by, t0 = 0, None, time.perf_counter()
     while done < n and stopped_by is None:
         k = min(BATCH, n - done)
         res[done:done + k], logw[done:done + k] = discard_block(sit, cands, pol, seed, done, k,
-                                                                run.past_turns)
+                                                                history=hist)
         done += k
         bar.update(k)
         r, lw = per_sample(res[:done], logw[:done], reuse)  # the sample is the unit

@@ -30,16 +30,16 @@ from ..engine.kernels import rng as _R
 from ..engine.play import setup, using_threads
 from ..engine.policies import no_search
 from ..engine.trace import Trace
-from ._sequential import fresh, run_hand
+from ._sequential import SIZE_WIDTH, fresh, run_hand
 from ._weighted import RC
 from .advisor import OBJECTIVES, _advice, _block, _Run
 from .rating import BLUNDER, ERRORS, MISTAKE, RATINGS, rating, review_total  # noqa: F401
 from .review_discard import (
     DISCARD_HAND_ROLLOUTS,
     DISCARD_ROLLOUTS,
-    HISTORY_SWAPS,
     discard_moments,
     review_discards,
+    review_history,
 )
 from .situation import _build
 
@@ -366,9 +366,9 @@ def _seed_of(seed, m):
 
 
 #: rollouts, at most, per decision (the cap of the sequential rule)
-ROLLOUTS = 16_000
+ROLLOUTS = 4_000
 #: rollouts of a decision's first look; each later look doubles them (:func:`._sequential.schedule`)
-BLOCK = 500
+BLOCK = 1_000
 #: rollouts, at most, over the decisions of one hand (the hand's budget)
 HAND_ROLLOUTS = 40_000
 
@@ -382,10 +382,12 @@ class _Source:
         self.j = 4 if objective == "relative" else 0  # the objective's column (RC layout)
         self.res, self.logw, self.ranks, self.moves = [], [], [], []
         self.keep = True  # False: fresh rollouts for the total, kept out of the table
+        self.hist = review_history(sit)
+        self.reuse = self.hist.reuse  # the looks' unit
 
     def __call__(self, first, count):
         res, logw, ranks, moves = _block(self.sit, self.pol, self.seed, first, count, True,
-                                         swaps=HISTORY_SWAPS)
+                                         history=self.hist)
         if self.keep:
             self.res.append(res)
             self.logw.append(logw)
@@ -413,10 +415,12 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     sampled cards. The rollouts come in looks (:mod:`._sequential`): each decision plays
     ``block`` paired rollouts, then doubles them, until its interval excludes zero (decided),
     lies inside ±2 points (equal), neither is in reach of ``rollouts`` (futile, read from a
-    quarter of it on), it reaches ``rollouts`` or the hand's budget is spent. The
+    quarter of it on), it reaches ``rollouts`` or the hand's budget is spent; a decided
+    decision wider than :data:`._sequential.SIZE_WIDTH` (8 points) plays one look more when
+    that look would bring it within, so its size is known too. The
     intervals keep their 95% coverage at whatever look they stop: each look is read at level
-    ``1 - 0.05 / K``, ``K`` the looks planned (Bonferroni over the looks; ``K = 6`` at the
-    defaults).
+    ``1 - 0.05 / K``, ``K`` the looks planned (Bonferroni over the looks; ``K = 3`` at the
+    defaults: 1,000, 2,000 and 4,000 rollouts).
 
     Parameters
     ----------
@@ -430,7 +434,7 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
         before the sequential rule, row for row).
     block : int
         Paired rollouts of a decision's first look; each later look doubles the total
-        (500, 1,000, 2,000, ... up to ``rollouts``).
+        (1,000, 2,000, ... up to ``rollouts``).
     hand_rollouts : int or None
         The most paired rollouts over the decisions of one hand (all its attempts), about 10 s
         of 2 threads at the defaults; when a round of looks would pass it, what is left is
@@ -453,9 +457,12 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     history : bool
         Give each decision the hand's public history so far (every discard, take, call, pass
         on a discard and stock draw, from the trace's records; :func:`~kalooki_sim.advise`'s
-        ``history``), so the sampled hands are weighted by what the opponents did (default);
-        ``False``: only the situation (the weights' collapse is then never an issue). The
-        columns ``ess`` and ``history_strength`` say how much was read.
+        ``history``), so the sampled hands follow what the opponents did (default): as the
+        advisor reads it, each sample of the hidden hands drawn by its own chain of swaps
+        accepted by the history's likelihood, nothing tempered, and played on
+        :data:`.review_discard.HISTORY_REUSE` rollouts (the intervals count samples, not
+        rollouts); ``False``: only the situation. The columns ``ess`` and
+        ``history_strength`` say how much was read.
     discards : bool
         Also rate each discard the seat made before it opened (default): the discard advisor
         (:func:`~kalooki_sim.advise_discard`) picks a comparator on a first look at every
@@ -464,8 +471,9 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     discard_rollouts, discard_hand_rollouts : int
         The discards' own budget: the most paired rollouts per discard, and over one hand's
         discards (each rollout plays the hand on twice; the first look adds 30 rollouts of
-        every card per discard): 1,000 and 2,000, a small budget of their own, so that the
-        discards add about a tenth to the review's time.
+        every card per discard): 4,000 and 12,000, about a quarter of the review's rollouts
+        (a discard is close to its comparator more often than a take or a call is to its
+        pass).
     threads : int, optional
         Numba threads (default: all).
     progress : bool, optional
@@ -599,7 +607,8 @@ def _review_hand(moments, seat, pol, seed, rules, objective, history, rollouts, 
                      s["hand_sizes"], s["reshuffled"], s["history"] if history else None, rules)
         sources.append(_Source(sit, pol, _seed_of(seed, m), objective))
     seq, K = run_hand(sources, block=block, cap=rollouts, budget=budget,
-                      sequential=sequential, on_stop=lambda i: bar.update(1))
+                      sequential=sequential, width=SIZE_WIDTH,
+                      on_stop=lambda i: bar.update(1))
     rows = []
     for m, src, q in zip(moments, sources, seq, strict=True):
         res, logw, ranks, moves = src.arrays()
@@ -608,7 +617,8 @@ def _review_hand(moments, seat, pol, seed, rules, objective, history, rollouts, 
         with warnings.catch_warnings():  # a collapse is in the columns ess, history_strength
             warnings.simplefilter("ignore", RuntimeWarning)
             a = _advice(src.sit, run, res, logw, ranks,
-                        "decided" if q.stopped_by == "decided" else q.stopped_by, 0.0, moves)
+                        "decided" if q.stopped_by == "decided" else q.stopped_by, 0.0, moves,
+                        src.reuse)
         t = a.table.set_index("action")
         act, pas = t.index[0], t.index[1]
         v_act, v_pass = float(t.loc[act, objective]), float(t.loc[pas, objective])

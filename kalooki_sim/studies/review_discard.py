@@ -20,25 +20,44 @@ import numpy as np
 
 from ..engine.kernels import rng as _R
 from ..game.cards import to_codes
-from ._sequential import fresh, run_hand
-from ._weighted import _ess_floor, _t3, _temper, _wilson
+from ._sequential import SIZE_WIDTH, fresh, run_hand
+from ._weighted import _ess_floor, _t3, _temper, _wilson, per_sample
+from .advisor import read_history
 from .discard_advisor import discard_block, discard_situation
 from .rating import ERRORS, rating
 
 #: rollouts of a discard's first look, every candidate played (the comparator's choice)
 SELECT = 30
-#: the review reads a decision's history by importance weights (tempered when they collapse),
-#: not by the advisor's chains: on expert hands the chains took about ten times as long a
-#: hand (87 s against 8 s, contracts 1, 4 and 7, 2 threads) for 9% undecided against 42%
-HISTORY_SWAPS = 0
+#: the review reads a decision's history as the advisor does (None: each sample's chain,
+#: :func:`.advisor.read_history`, its sample played on ``SAMPLE_ROLLOUTS`` rollouts; 0:
+#: importance weights alone, tempered when they collapse)
+HISTORY_SWAPS = None
+#: the rollouts each sample of a chain is played on in the review: twice the advisor's
+#: ``SAMPLE_ROLLOUTS``. On 9 expert hands (one a contract, seat 0, :mod:`.review_measure`,
+#: looks of 500 up to 16,000) 10, 20 and 40 gave 29%, 32% and 36% undecided in 14.7, 10.5
+#: and 7.3 s a hand: a chain
+#: costs 10 to 30 rollouts' play, and a sample's rollouts share more the more they are
+#: (its design effect, 1.0 to 1.9 at 10, 1.3 to 5.5 at 40, on 9 positions)
+HISTORY_REUSE = 20
+
+
+def review_history(sit):
+    """How the review reads the history of ``sit``: :func:`.advisor.read_history` with
+    :data:`HISTORY_SWAPS`, each chain's sample played on :data:`HISTORY_REUSE` rollouts (one
+    sample a rollout without a chain), built once per decision; its ``reuse`` is the looks'
+    unit."""
+    h = read_history(sit, True, HISTORY_SWAPS)
+    return h._replace(reuse=HISTORY_REUSE) if h.reuse > 1 else h
+
+
 #: paired rollouts, at most, of the card discarded against its comparator
-DISCARD_ROLLOUTS = 1000
-#: paired rollouts, at most, over the discards of one hand: their own budget, small, so
-#: that the discards add about a tenth to the review's time (measured with
-#: :mod:`.review_measure`: the takes and calls' 40,000 take about ten seconds a hand)
-DISCARD_HAND_ROLLOUTS = 2000
+DISCARD_ROLLOUTS = 4000
+#: paired rollouts, at most, over the discards of one hand: their own budget, about a
+#: quarter of the review's rollouts (a hand has about five discards to thirteen takes and
+#: calls, and a discard is close more often than not)
+DISCARD_HAND_ROLLOUTS = 12_000
 #: the paired looks' first block (then doubling, :func:`._sequential.schedule`)
-DISCARD_BLOCK = 250
+DISCARD_BLOCK = 1000
 
 
 @dataclass
@@ -108,10 +127,12 @@ class _Pair:
         self.sit, self.cands, self.pol, self.seed, self.j = sit, cands, pol, seed, j
         self.res, self.logw = [], []
         self.keep = True
+        self.hist = review_history(sit)
+        self.reuse = self.hist.reuse  # the looks' unit
 
     def __call__(self, first, count):
         res, logw = discard_block(self.sit, self.cands, self.pol, self.seed, first, count,
-                                  swaps=HISTORY_SWAPS)
+                                  history=self.hist)
         if self.keep:
             self.res.append(res)
             self.logw.append(logw)
@@ -153,8 +174,9 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
                 bar.update(1)
             continue
         taken = int(to_codes(m.card)[0])
-        res, logw = discard_block(sit, cands, pol, _seed(seed, m, 7), 0, SELECT,
-                                  swaps=HISTORY_SWAPS)
+        hist = review_history(sit)
+        res, logw = per_sample(*discard_block(sit, cands, pol, _seed(seed, m, 7), 0, SELECT,
+                                              history=hist), hist.reuse)
         w, _, _ = _temper(logw, _ess_floor(len(res)))
         x = res[:, :, j]
         mean = x.mean(axis=0) if w is None else w @ x
@@ -165,7 +187,7 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
     if not sources:
         return [], skipped
     seq, K = run_hand(sources, block=min(DISCARD_BLOCK, cap), cap=cap, budget=hand_budget,
-                      sequential=sequential,
+                      sequential=sequential, width=SIZE_WIDTH,
                       on_stop=(lambda i: bar.update(1)) if bar is not None else None)
     return [_row(m, first, comp, src, q, K, seat, objective)
             for (m, first, comp), src, q in zip(picked, sources, seq, strict=True)], skipped
@@ -175,13 +197,15 @@ def _row(m, first_best, comp, src, q, K, seat, objective):
     """One discard's review row."""
     from ..game.cards import card_text
 
-    res, logw = np.concatenate(src.res), np.concatenate(src.logw)
+    res, logw = per_sample(np.concatenate(src.res), np.concatenate(src.logw), src.reuse)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         w, beta, ess = _temper(logw, _ess_floor(len(res)))
     v = [_t3(res[:, k, src.j], w)[0] for k in (0, 1)]
-    share = [[_wilson(int(res[:, k, q_].sum()) if w is None else res[:, k, q_], len(res), w)[0]
-              for k in (0, 1)] for q_ in (1, 2)]
+    # samples' shares are fractions: read them as weighted outcomes (equal weights)
+    ws = w if w is not None or src.reuse == 1 else np.full(len(res), 1.0 / len(res))
+    share = [[_wilson(int(res[:, k, q_].sum()) if ws is None else res[:, k, q_], len(res),
+                      ws)[0] for k in (0, 1)] for q_ in (1, 2)]
     other = card_text(comp)
     rate = rating(True, q.lo, q.hi)
     f = (np.nan, np.nan, np.nan)

@@ -499,12 +499,8 @@ def _sample_once(seed, i, rules, pol, base, hidden, history, me, tables, rst, wo
     gives the same ones) and kept for the next rollouts, each on a stock order of its own
     (:func:`_restock`). ``out``: ``(ranks, logw, moves, j, fresh)``, row ``j`` written."""
     ranks, logw, moves, j, fresh = out
-    r = history.reuse
-    if r <= 1:
-        _sample_read(seed, i, rules, pol, base, hidden, history, me, tables, rst, work,
-                     (ranks[j], logw, moves[j], j))
-        return
-    if fresh or i % r == 0:
+    r = max(1, history.reuse)
+    if r == 1 or fresh or i % r == 0:
         _sample_read(seed, i // r, rules, pol, base, hidden, history, me, tables, rst, work,
                      (ranks[j], logw, moves[j], j))
     else:  # the sample kept from rollout j - 1: its reading
@@ -514,7 +510,8 @@ def _sample_once(seed, i, rules, pol, base, hidden, history, me, tables, rst, wo
                 ranks[j, a, b] = ranks[j - 1, a, b]
         moves[j, 0] = moves[j - 1, 0]
         moves[j, 1] = moves[j - 1, 1]
-    _restock(tables[0], seed, i, rst)
+    if r > 1:
+        _restock(tables[0], seed, i, rst)
 
 
 @njit(cache=True, _nrt=False)

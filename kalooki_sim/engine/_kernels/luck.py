@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange, uint64
+from numba import njit, prange
 
 from ...game.kernels import card_value
 from ...game.kernels import layoff as L
@@ -40,7 +40,6 @@ from . import branch as B
 from . import engine as E
 from . import history as H
 from . import needed as NK
-from . import rng as R
 from . import table as T
 from .reading import _seen_row
 
@@ -219,33 +218,17 @@ def rollout_luck_block(seed, rules, pol, base, hidden, history, me, force_mask, 
     per = (count + run.workers - 1) // run.workers
     flat = E.flat_table(base)
     pool, n_pool, opp_sizes, pile_extra = hidden
-    ev, n_ev, prior = history
+    ev, n_ev, prior, swaps, cover, reuse = history
     res, logw, ranks, luck = out
+    moves = np.zeros((count, 2), np.int64)  # the chain's moves: not returned here
     for w in prange(run.workers):
-        samp = E.new_table_jit(P, run.pack_size, 1)
+        samp, scratch, rst, work = H._worker_state(P, run.pack_size)
         br = E.new_table_jit(P, run.pack_size, LOG_ROWS)
         pre = E.new_table_jit(P, run.pack_size, 1)
-        rst = np.empty(2, np.uint64)
-        hst = np.empty(2, np.uint64)
         sc = np.empty(T.N_CODES, np.int64)
         for j in range(w * per, min(count, w * per + per)):
-            i = first + j
-            rst[0] = R.stream_key(seed, i, 0, 0, B.STREAM_ROLLOUT)
-            rst[1] = uint64(0)
-            B._sample_situation(E.table_of(flat), samp, pool, n_pool, opp_sizes, pile_extra, rst)
-            if prior:
-                rst[0] = R.stream_key(seed, i, 0, 0, H.STREAM_PRIOR)
-                rst[1] = uint64(0)
-                H.forward_prior(rules, pol, samp, me, rst)
-            H.rank_counts(samp, ranks[j])
-            if n_ev > 0:
-                B.copy_state(samp, br, False)
-                hst[0] = R.stream_key(seed, i, 0, 0, H.STREAM_HISTORY)
-                hst[1] = uint64(0)
-                logw[j] = H.history_logw(rules, pol, br, me, ev, n_ev, hst)
-            else:
-                logw[j] = 0.0
-            for s in range(samp.streams.shape[0]):
-                samp.streams[s, 0] = R.stream_key(seed, i, 0, 1, s)
-                samp.streams[s, 1] = uint64(0)
+            H._sample_once(seed, first + j, rules, pol, E.table_of(flat),
+                           H.Hidden(pool, n_pool, opp_sizes, pile_extra),
+                           H.History(ev, n_ev, prior, swaps, cover, reuse), me, (samp, scratch),
+                           rst, work, (ranks, logw, moves, j, j == w * per))
             play_pair_luck(rules, pol, samp, br, pre, me, force_mask, res[j], luck[j], sc)
