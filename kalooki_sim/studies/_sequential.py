@@ -154,7 +154,7 @@ def run_hand(sources, *, block: int, cap: int, budget: int | None, sequential: b
     plan = schedule(block, cap) if sequential else [cap]
     K = len(plan)
     level = alpha / K
-    reuse = [max(1, int(getattr(s, "reuse", 1))) for s in sources]
+    reuse = [_reuse(s) for s in sources]
     unit = max(reuse, default=1)
     out = [Decision() for _ in sources]
     open_ = list(range(len(sources)))
@@ -205,6 +205,11 @@ def run_hand(sources, *, block: int, cap: int, budget: int | None, sequential: b
     return out, K
 
 
+def _reuse(source) -> int:
+    """The rollouts each sample of ``source`` is played on (its ``reuse``; 1 when absent)."""
+    return max(1, int(getattr(source, "reuse", 1)))
+
+
 def _sizing(s, width, following) -> bool:
     """Whether the decided decision ``s`` plays its next look (``following`` rollouts) for its
     size: wider than ``width`` now, within it at that look."""
@@ -221,5 +226,5 @@ def fresh(source, first: int, count: int, alpha: float = ALPHA) -> tuple[float, 
     sums to the hand's total without the bias that a stopped mean carries (a mean stopped as
     soon as its interval left zero overshoots the truth)."""
     d, lw = source(first, count)
-    m, lo, hi, *_ = look(*per_sample(d, lw, max(1, int(getattr(source, "reuse", 1)))), alpha)
+    m, lo, hi, *_ = look(*per_sample(d, lw, _reuse(source)), alpha)
     return m, lo, hi

@@ -21,7 +21,7 @@ import numpy as np
 from ..engine.kernels import rng as _R
 from ..game.cards import to_codes
 from ._sequential import SIZE_WIDTH, fresh, run_hand
-from ._weighted import _ess_floor, _t3, _temper, _wilson, per_sample
+from ._weighted import _ess_floor, _t3, _temper, per_sample
 from .advisor import read_history
 from .discard_advisor import discard_block, discard_situation
 from .rating import ERRORS, rating
@@ -35,9 +35,9 @@ HISTORY_SWAPS = None
 #: the rollouts each sample of a chain is played on in the review: twice the advisor's
 #: ``SAMPLE_ROLLOUTS``. On 9 expert hands (one a contract, seat 0, :mod:`.review_measure`,
 #: looks of 500 up to 16,000) 10, 20 and 40 gave 29%, 32% and 36% undecided in 14.7, 10.5
-#: and 7.3 s a hand: a chain
-#: costs 10 to 30 rollouts' play, and a sample's rollouts share more the more they are
-#: (its design effect, 1.0 to 1.9 at 10, 1.3 to 5.5 at 40, on 9 positions)
+#: and 7.3 s a hand: a chain costs 10 to 30 rollouts' play, and a sample's rollouts share
+#: more the more they are (its design effect, 1.0 to 1.9 at 10, 1.3 to 5.5 at 40, on 9
+#: positions)
 HISTORY_REUSE = 20
 
 
@@ -123,12 +123,12 @@ class _Pair:
     """The card discarded (column 0) against its comparator (column 1), block by block: the
     paired differences of the objective and the log-weights, the results kept."""
 
-    def __init__(self, sit, cands, pol, seed, j):
+    def __init__(self, sit, cands, pol, seed, j, hist):
         self.sit, self.cands, self.pol, self.seed, self.j = sit, cands, pol, seed, j
         self.res, self.logw = [], []
         self.keep = True
-        self.hist = review_history(sit)
-        self.reuse = self.hist.reuse  # the looks' unit
+        self.hist = hist  # :func:`review_history`, read once for the first look and these
+        self.reuse = hist.reuse  # the looks' unit
 
     def __call__(self, first, count):
         res, logw = discard_block(self.sit, self.cands, self.pol, self.seed, first, count,
@@ -183,7 +183,8 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
         order = [int(cands[k]) for k in np.lexsort((np.arange(len(mean)), mean))]
         comp = order[1] if order[0] == taken else order[0]
         picked.append((m, order[0], comp))
-        sources.append(_Pair(sit, np.array([taken, comp], np.int64), pol, _seed(seed, m, 5), j))
+        sources.append(_Pair(sit, np.array([taken, comp], np.int64), pol, _seed(seed, m, 5), j,
+                             hist))
     if not sources:
         return [], skipped
     seq, K = run_hand(sources, block=min(DISCARD_BLOCK, cap), cap=cap, budget=hand_budget,
@@ -202,10 +203,7 @@ def _row(m, first_best, comp, src, q, K, seat, objective):
         warnings.simplefilter("ignore", RuntimeWarning)
         w, beta, ess = _temper(logw, _ess_floor(len(res)))
     v = [_t3(res[:, k, src.j], w)[0] for k in (0, 1)]
-    # samples' shares are fractions: read them as weighted outcomes (equal weights)
-    ws = w if w is not None or src.reuse == 1 else np.full(len(res), 1.0 / len(res))
-    share = [[_wilson(int(res[:, k, q_].sum()) if ws is None else res[:, k, q_], len(res),
-                      ws)[0] for k in (0, 1)] for q_ in (1, 2)]
+    share = [[_t3(res[:, k, q_], w)[0] for k in (0, 1)] for q_ in (1, 2)]  # out, doubled
     other = card_text(comp)
     rate = rating(True, q.lo, q.hi)
     f = (np.nan, np.nan, np.nan)
