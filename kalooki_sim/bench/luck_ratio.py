@@ -15,7 +15,9 @@ against plain unpaired rollouts, per rollout:
   (each half's residual from the other half's fit, so no in-sample optimism);
 * ``luck/branch``: the share of one branch's variance left after its own luck terms;
 
-and the cost per rollout, plain and with luck, alternating in one process.
+and the cost per rollout, plain and with luck, alternating in one process. The summary per
+objective (:func:`summary`) adds what decides whether the luck is worth playing: the luck's
+variance gain over the pairing alone divided by its cost, its precision per second of rollouts.
 """
 
 from __future__ import annotations
@@ -121,6 +123,33 @@ def ratios(res, lk):
     return out
 
 
+def summary(name, rows):
+    """The summary line of objective ``name`` over positions ``rows``, each ``(paired ratio,
+    paired + luck ratio, act's share left, pass's share left, seconds plain, seconds with
+    luck)`` (:func:`ratios`; the seconds of the same rollouts): medians and ranges, and the
+    luck's precision per second against the pairing alone, ``(+luck / paired) / (seconds with
+    luck / seconds plain)`` per position (above 1: the luck pays for its cost).
+
+    >>> rows = [(2.0, 3.0, 0.8, 0.7, 1.0, 3.0), (1.0, 1.5, 0.9, float("nan"), 1.0, 2.0)]
+    >>> print(summary("relative", rows))  # doctest: +NORMALIZE_WHITESPACE
+    relative: median variance ratio, paired 1.50 (range 1.00-2.00); paired + luck 2.25
+    (1.50-3.00) over 2 positions; a branch's variance left by its own luck 0.80 (median of
+    3 branches); the luck costs 2.50x a plain rollout, so per second it gives 0.62x the
+    pairing alone's precision (0.50-0.75)
+    """
+    a = np.array(rows, float)
+    vp, vl, left, cost = a[:, 0], a[:, 1], a[:, 2:4].ravel(), a[:, 5] / a[:, 4]
+    left = left[~np.isnan(left)]
+    eff = vl / vp / cost
+    return (f"{name}: median variance ratio, paired {np.median(vp):.2f} (range {vp.min():.2f}-"
+            f"{vp.max():.2f}); paired + luck {np.median(vl):.2f} ({vl.min():.2f}-{vl.max():.2f})"
+            f" over {len(a)} positions; a branch's variance left by its own luck "
+            f"{np.median(left):.2f} (median of {len(left)} branches); the luck costs "
+            f"{np.median(cost):.2f}x a plain rollout, so per second it gives "
+            f"{np.median(eff):.2f}x the pairing alone's precision ({eff.min():.2f}-"
+            f"{eff.max():.2f})")
+
+
 def main(argv=None):
     """Print the variance ratios and costs of ``--positions`` positions."""
     ap = argparse.ArgumentParser(prog="python -m kalooki_sim.bench.luck_ratio",
@@ -146,16 +175,12 @@ def main(argv=None):
         if not np.array_equal(res0, res):
             raise SystemExit("the luck kernel played differently from the advisor's")
         for name, (vp, vl, sa, sp) in ratios(res, lk).items():
-            rows.append((name, vp, vl))
+            rows.append((name, vp, vl, sa, sp, tp / 2, tl / 2))
             print(f"{seed:4d} {seat:4d} {sit.card:>4} {name:9} {vp:7.2f} {vl:7.2f} {sa:8.2f} "
                   f"{sp:9.2f} {tp / 2 / a.rollouts * 1e3:8.2f} {tl / 2 / a.rollouts * 1e3:8.2f}",
                   flush=True)
     for name in COL:
-        vp = np.array([r[1] for r in rows if r[0] == name])
-        vl = np.array([r[2] for r in rows if r[0] == name])
-        print(f"{name}: median variance ratio, paired {np.median(vp):.2f} (range {vp.min():.2f}"
-              f"-{vp.max():.2f}); paired + luck {np.median(vl):.2f} ({vl.min():.2f}-"
-              f"{vl.max():.2f}) over {len(vp)} positions")
+        print(summary(name, [r[1:] for r in rows if r[0] == name]))
     return 0
 
 
