@@ -274,3 +274,63 @@ def test_the_discards_answer_reports_what_its_pairing_bought_issue_51():
     d = t["vs_best_hi"].iat[1] - t["vs_best_lo"].iat[1]
     assert a.variance_ratio == pytest.approx((half.iat[0] ** 2 + half.iat[1] ** 2) / d ** 2)
     assert np.isfinite(a.variance_ratio) and "variance ratio" in str(a)
+
+
+def _called_moments(seed, hands):
+    """The review's discard moments of seat 0 whose history ends with another seat's call of
+    the card seat 0 passed on (``1:discard:X, 0:pass:X, s:call:X``, then its draw)."""
+    from kalooki_sim.studies.review import _Reader
+    from kalooki_sim.studies.review_discard import discard_moments
+    out = []
+    for hand in hands:
+        tr = ks.trace(seed=seed, game=0, hand=hand, policies="expert")
+        out += [(tr, m) for m in discard_moments(tr, 0, _Reader)
+                if m.situation["history"] and m.situation["history"][-1][1] == "call"]
+    return out
+
+
+def test_R9_2_a_discard_after_the_card_you_passed_was_called_reads_the_call():
+    """The card passed to you and called by another seat left the pile for its hand (R9.2):
+    the position keeps the history (it was read without it), the card known in the caller's
+    hand, its penalty card among the caller's hidden cards, the pile and stock as they are."""
+    from kalooki_sim.engine.kernels import known_row
+    from kalooki_sim.game.cards import to_codes
+    found = _called_moments(3, (3, 9))
+    assert len(found) >= 2
+    for tr, m in found:
+        kw = dict(m.situation)
+        seat, _, x = kw["history"][-1]
+        sit, _ = discard_situation(rules=tr.rules, **kw)
+        assert sit.history == tuple(tuple(e) for e in kw["history"])  # the call kept
+        base, r = sit.rollout.base, sit.rollout
+        s = (-seat) % tr.rules.players
+        pile = [int(c) for c in to_codes(kw["seen"])]
+        assert base.gs[E.GS_DISC_N] == len(pile)
+        assert [int(c) for c in base.disc[:len(pile)]] == pile  # the card is off the pile
+        code = int(to_codes(x)[0])
+        assert base.hand[s, code] >= 1 and base.hand[known_row(base.hand, s), code] >= 1
+        for k, n in kw["hand_sizes"].items():  # hidden + known = the seat's cards
+            assert r.opp[(-k) % tr.rules.players] + len(sit.known.get(k, ())) == n, k
+        assert len(r.flat) - r.opp.sum() - r.pile_extra == kw["stock_left"] == sit.stock_left
+        assert r.events[-1].tolist() == [s, 4, code]  # the call weighs in the history (H_CALL)
+
+
+def test_the_review_reads_the_history_of_a_discard_after_a_call_and_marks_one_it_cannot(
+        monkeypatch):
+    from kalooki_sim.studies import review_discard as RD
+    tr, m = _called_moments(3, (3,))[0]
+    kw = dict(rollouts=40, block=20, policies="greedy", discard_rollouts=40,
+              discard_hand_rollouts=400, seed=2)
+    r = ks.review(tr, seat=0, **kw)
+    d = r[r["decision"] == "discard"]
+    assert m.turn in set(d["turn"]) and (d["history_strength"] > 0).all()
+    real = RD.discard_situation
+
+    def refuse_history(*a, **k):
+        if k.get("history"):
+            raise ValueError("refused")
+        return real(*a, **k)
+    monkeypatch.setattr(RD, "discard_situation", refuse_history)
+    d2 = ks.review(tr, seat=0, **kw)
+    d2 = d2[d2["decision"] == "discard"]
+    assert len(d2) == len(d) and (d2["history_strength"] == 0).all()

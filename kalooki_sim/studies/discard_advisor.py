@@ -27,7 +27,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .._lib import progress_bar
+from .._lib import is_int, progress_bar
 from ..engine.kernels import engine as _E
 from ..engine.kernels import history as _H
 from ..engine.kernels import known_row
@@ -35,9 +35,10 @@ from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
+from ._history import _read_file, check_history, engine_events
 from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, per_sample, variance_ratio
 from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, _stop, read_history
-from .situation import _build
+from .situation import _build, _known, _sizes
 
 _WHAT = {"relative": "points against the table", "penalty": "hand penalty"}
 
@@ -124,6 +125,10 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
             raise ValueError(f"hand has {int(m[1]) + 1} cards{m[2]} plus the card taken, so "
                              f"{int(m[3]) + 1} with{m[4]}") from None
     else:
+        called = _called_offer(history, rules)
+        if called is not None:  # R9.2: the offer you passed was called: it left the pile
+            return _after_a_call(hand, contract, rules, called, stock_left, calls_made, opened,
+                                 table, seen, known, hand_sizes, reshuffled, history, codes)
         top = seen_codes.pop() if seen_codes else _history_top(history)
         if top is None:
             raise ValueError("seen is empty and the history ends with no discard: give the "
@@ -133,10 +138,7 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
                      stock_left, calls_made, opened, table,
                      [card_text(c) for c in seen_codes], known, hand_sizes, reshuffled,
                      history, rules, drawn=1)
-    cands = np.array(sorted({int(c) for c in codes if c != JOKER}), np.int64)
-    if not len(cands):
-        raise ValueError("hand holds only jokers: a joker is never discarded (R6), and such a "
-                         "turn ends with no discard (C2): there is no choice to advise")
+    cands = _candidates(codes)
     base = _E.copy_table(sit.rollout.base)
     gs, ps, h = base.gs, base.ps, base.hand
     gs[_E.GS_LIVE] = 0  # the offer before the turn is answered: passed and drawn, or taken
@@ -152,6 +154,100 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
                   card=card_text(x) if took is not None else sit.card,
                   rollout=sit.rollout._replace(base=base))
     return sit, cands
+
+
+def _called_offer(history, rules):
+    """``(seat, card code, history before the call)`` when the history ends with the offer
+    from the seat before you (``1:discard``) that you passed on and another seat then called
+    (R9.2): your draw followed, the card is in the caller's hand; else None."""
+    if isinstance(history, str) and history.lstrip().startswith("@"):
+        history = _before_own_turn(_read_file(history.strip()))
+    events = list(history or ())
+    if not events or len(events[-1]) < 3 or str(events[-1][1]).strip() != "call":
+        return None
+    last = next((i for i in range(len(events) - 1, -1, -1)
+                 if len(events[i]) >= 2 and str(events[i][1]).strip() in ("discard", "upcard")),
+                None)
+    if last is None or len(events[last]) < 3 or str(events[last][0]).strip() != "1":
+        return None
+    seat = str(events[-1][0]).strip()
+    if seat in ("0", "1") or not seat.isdigit() or not any(
+            len(e) >= 2 and str(e[0]).strip() == "0" and str(e[1]).strip() == "pass"
+            for e in events[last + 1:]):
+        return None  # the situation's own checks name what is wrong
+    try:
+        x = one_card(events[last][2], rules)
+        if one_card(events[-1][2], rules) != x:
+            return None
+    except (TypeError, ValueError):
+        return None
+    return int(seat), int(x), events[:-1]
+
+
+def _after_a_call(hand, contract, rules, called, stock_left, calls_made, opened, table, seen,
+                  known, hand_sizes, reshuffled, history, codes):
+    """:func:`discard_situation` when the offer you passed was called by another seat (R9.2):
+    the position is read before the call (the offer's card from ``discarder=1``, its answers,
+    your draw; the stock one card fuller and the caller two cards smaller), then the call is
+    played on it: the card leaves the pile's top for the caller's hand, known to the table,
+    and its penalty card (R9.2) from the stock joins the caller's hidden cards. The history
+    the rollouts weigh keeps the call. ``seen`` is the pile as it lies, without the card."""
+    seat, x, before = called
+    P = rules.players
+    sizes = _sizes(hand_sizes, P)
+    if sizes is not None and seat in sizes and is_int(sizes[seat]):
+        sizes = {**sizes, seat: int(sizes[seat]) - 2}
+    stock = stock_left + 1 if is_int(stock_left) else stock_left
+    sit = _build(hand, card_text(x), contract, 1, stock, calls_made, opened, table, seen,
+                 _known_without(known, seat, x, rules), sizes, reshuffled, before, rules,
+                 drawn=1)
+    s = (-seat) % P  # engine seat
+    base = _E.copy_table(sit.rollout.base)
+    gs, ps, h = base.gs, base.ps, base.hand
+    gs[_E.GS_DISC_N] -= 1  # the called card leaves the pile
+    gs[_E.GS_LIVE] = 0
+    gs[_E.GS_CUR] = 0
+    h[s, x] += 1
+    h[known_row(h, s), x] += 1
+    if x != JOKER:
+        ps[s, _E.PS_TOOK] |= 1 << (int(x) % 13 + 1)
+    ps[s, _E.PS_CALLS] += 1
+    opp = sit.rollout.opp.copy()
+    opp[s] += 1  # the penalty card: hidden, out of the stock
+    events = engine_events(check_history(list(before) + [(seat, "call", card_text(x))], P, x,
+                                         1, rules), P)
+    kn = {k: list(v) for k, v in sit.known.items()}
+    kn.setdefault(seat, []).append(card_text(x))
+    sizes = dict(sit.hand_sizes)
+    sizes[seat] += 2
+    sit = replace(sit, hand=tuple(card_text(c) for c in codes), card=card_text(x), known=kn,
+                  hand_sizes=sizes, stock_left=sit.stock_left - 1,
+                  penalty_cards=sit.penalty_cards + 1,
+                  history=sit.history + ((seat, "call", card_text(x)),),
+                  out_of_reach=sit.out_of_reach + (card_text(x),),
+                  rollout=sit.rollout._replace(base=base, opp=opp, events=events))
+    return sit, _candidates(codes)
+
+
+def _candidates(codes):
+    """The cards a discard may let go, by code: every natural held (R6, C2)."""
+    cands = np.array(sorted({int(c) for c in codes if c != JOKER}), np.int64)
+    if not len(cands):
+        raise ValueError("hand holds only jokers: a joker is never discarded (R6), and such a "
+                         "turn ends with no discard (C2): there is no choice to advise")
+    return cands
+
+
+def _known_without(known, seat, x, rules):
+    """``known`` (as :func:`~kalooki_sim.situation` takes it) with one copy of code ``x`` left
+    out of ``seat``'s cards, when listed there (the card called is placed by the call)."""
+    k = _known(known, rules.players, rules)
+    if seat in k:
+        cs = [int(c) for c in k[seat]]
+        if x in cs:
+            cs.remove(x)
+        k[seat] = cs
+    return {a: " ".join(card_text(c) for c in v) for a, v in k.items() if len(v)}
 
 
 def _before_own_turn(history):

@@ -517,7 +517,8 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
         unadjusted. ``doubled_act, doubled_pass``: the chance of being caught by an opening
         double (R12) each way; ``reason``: cards needed and outs before -> after and those
         chances, in words; ``ess``, ``history_strength``: the advisor's effective sample size
-        and the strength the history was read at (:class:`~kalooki_sim.studies.advisor.Advice`).
+        and the strength the history was read at (:class:`~kalooki_sim.studies.advisor.Advice`;
+        0 at a discard whose history the situation refused: read without it).
         ``attrs["seconds"]``: the review's time; ``attrs["discards_left_out"]``: discards
         whose position the situation could not read (an empty pile at a draw), not rated.
 

@@ -140,18 +140,20 @@ class _Pair:
 
 
 def _situation(m, rules, history):
-    """The discard's position, checked; without the history when the history alone is
-    refused (the review's log can hold an order of events the situation's checks do not read)."""
+    """The discard's position, checked, and whether its history was read: the position is
+    read without the history when the history alone is refused (the review's log can hold an
+    order of events the situation's checks do not read); its row then says so
+    (``history_strength`` 0)."""
     kw = dict(m.situation)
     if not history:
         kw["history"] = None
     try:
-        return discard_situation(rules=rules, **kw)
+        return (*discard_situation(rules=rules, **kw), True)
     except ValueError:
         if kw["history"] is None:
             raise
         kw["history"] = None
-        return discard_situation(rules=rules, **kw)
+        return (*discard_situation(rules=rules, **kw), False)
 
 
 def review_discards(moments, seat, pol, seed, rules, objective, history, budget, sequential,
@@ -165,9 +167,9 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
     picked, sources, skipped = [], [], 0
     for m in moments:
         try:
-            sit, cands = _situation(m, rules, history)
+            sit, cands, read = _situation(m, rules, history)
         except ValueError:  # e.g. an empty pile at a draw (its only card called, R9.2)
-            sit, cands = None, ()
+            sit, cands, read = None, (), False
             skipped += 1
         if len(cands) < 2:  # none read, or one card to let go: no choice to rate
             if bar is not None:
@@ -182,7 +184,7 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
         mean = x.mean(axis=0) if w is None else w @ x
         order = [int(cands[k]) for k in np.lexsort((np.arange(len(mean)), mean))]
         comp = order[1] if order[0] == taken else order[0]
-        picked.append((m, order[0], comp))
+        picked.append((m, order[0], comp, read or not history))
         sources.append(_Pair(sit, np.array([taken, comp], np.int64), pol, _seed(seed, m, 5), j,
                              hist))
     if not sources:
@@ -190,12 +192,13 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
     seq, K = run_hand(sources, block=min(DISCARD_BLOCK, cap), cap=cap, budget=hand_budget,
                       sequential=sequential, width=SIZE_WIDTH,
                       on_stop=(lambda i: bar.update(1)) if bar is not None else None)
-    return [_row(m, first, comp, src, q, K, seat, objective)
-            for (m, first, comp), src, q in zip(picked, sources, seq, strict=True)], skipped
+    return [_row(m, first, comp, src, q, K, seat, objective, read)
+            for (m, first, comp, read), src, q in zip(picked, sources, seq, strict=True)], skipped
 
 
-def _row(m, first_best, comp, src, q, K, seat, objective):
-    """One discard's review row."""
+def _row(m, first_best, comp, src, q, K, seat, objective, read=True):
+    """One discard's review row (``read`` False: its history was refused and left out,
+    ``history_strength`` 0)."""
     from ..game.cards import card_text
 
     res, logw = per_sample(np.concatenate(src.res), np.concatenate(src.logw), src.reuse)
@@ -227,6 +230,7 @@ def _row(m, first_best, comp, src, q, K, seat, objective):
         best=best, compared=other, first_look_best=card_text(first_best),
         lost=max(0.0, q.mean), lost_lo=max(0.0, q.lo), lost_hi=max(0.0, q.hi), rating=rate,
         lost_fresh=f[0], lost_fresh_lo=f[1], lost_fresh_hi=f[2],
-        fresh_rollouts=q.n if rate in ERRORS else 0, ess=ess, history_strength=beta,
+        fresh_rollouts=q.n if rate in ERRORS else 0, ess=ess,
+        history_strength=beta if read else 0.0,
         reason=(f"discarded {m.card} against {other} (the first look's best of every card: "
                 f"{card_text(first_best)})"))
