@@ -421,9 +421,9 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
   kalooki review --seed 1 --game 0 --hand 9 --seat 0 --out review.html --rollouts 500
   kalooki review --seed 1 --hand 6 --seat 2 --policies expert,greedy,greedy,greedy --csv
 
-how long (measured on 2 cores shared with other work, 2026-12-05): hand 9 of --seed 1 (18
-decisions of seat 0, 4 of them discards, one deal) took 10 s at 200 rollouts per take or call
-(the discards have a budget of their own).""",
+the second example reviews hand 9 of --seed 1: 20 decisions of seat 0, 6 of them discards,
+one deal. How long the review takes at its defaults: `make bench` times it (the figure
+review_s_per_hand, seconds a hand on this machine).""",
     "report": """examples:
   kalooki report                 # executes the notebooks and writes reports/ (minutes)
   kalooki report --tiny --out /tmp/report""",

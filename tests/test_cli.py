@@ -723,6 +723,9 @@ def test_simulate_zero_games_is_refused_as_call_value_zero_deals_is(capsys, tmp_
 def test_review_help_counts_the_decisions_the_example_reviews(capsys):
     # the help said 28 decisions over two attempts; the same call reviews one deal's today
     _, out, _ = run(capsys, "review", "--help")
-    said = int(re.search(r"hand 9 of --seed 1 \((\d+)\s+decisions of seat 0", out).group(1))
-    table = ks.review(ks.trace(1, hand=9), 0, rollouts=2)
-    assert said == len(table) and table["attempt"].nunique() == 1
+    m = re.search(r"hand 9 of --seed 1: (\d+)\s+decisions of seat 0, (\d+) of them\s+discards",
+                  out)
+    table = ks.review(ks.trace(1, hand=9), 0, rollouts=2, discard_rollouts=2)
+    assert int(m.group(1)) == len(table) and table["attempt"].nunique() == 1
+    assert int(m.group(2)) == (table["decision"] == "discard").sum()
+    assert "seconds" not in out.split("hand 9 of --seed 1")[1].split("make bench")[0]

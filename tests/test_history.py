@@ -241,6 +241,18 @@ def test_history_logw_is_its_twin():
     ([(1, "discard")], r"history\[0\]: discard needs its card"),
     ([(3, "discard", "9♣")], r"history ends with seat 3's discard of 9♣ still live, but the "
                              r"offer advised is 7♥ by seat 2"),
+    # R9's order: the next player, then round from it, each once; the offer advised is
+    # answered by the seats asked before you, never by you or a seat asked after you
+    ([(3, "discard", "9♣"), (1, "pass", "9♣"), (2, "pass", "9♣")],
+     r"history\[2\]: seat 2 answers 9♣ after seat 1, but R9 asks seat 2 first"),
+    ([(3, "discard", "9♣"), (2, "pass", "9♣"), (2, "pass", "9♣")],
+     r"history\[2\]: seat 2 answers 9♣ after seat 2"),
+    ([(2, "discard", "7♥"), (1, "pass", "7♥"), (0, "pass", "7♥")],
+     r"history\[2\]: you answered the offer being advised \(7♥ by seat 2\)"),
+    ([(2, "discard", "7♥"), (0, "pass", "7♥"), (3, "pass", "7♥")],
+     r"history\[1\]: you answered the offer being advised"),
+    ([(2, "discard", "7♥"), (3, "pass", "7♥")],
+     r"history\[1\]: seat 3, asked after you \(R9\), answered the offer being advised"),
     ([("x",)], r"history\[0\]=\('x',\) is not allowed"),
     ("1-discard-7♦", r"history\[0\]=\('1-discard-7♦',\) is not allowed"),
 ])

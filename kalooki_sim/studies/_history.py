@@ -54,7 +54,7 @@ def _read_file(value):
                                      "readable file of them", e.strerror or str(e))) from None
 
 
-def check_history(history, players, card, discarder, rules):
+def check_history(history, players, card, discarder, rules, answered=False):
     """The events of ``history`` as an ``int64`` array of rows (seat to the right, kind, card
     code or -1), kinds of :mod:`.engine._kernels.history` (a pass is read as a declined take
     when its seat is next after the discarder, R9.1, else as a declined call, R9.2).
@@ -66,7 +66,10 @@ def check_history(history, players, card, discarder, rules):
     last ``discard`` before it, not yet taken, called or buried by the next player's draw);
     only the next player takes (R9.1), neither it nor the discarder calls (R9.2), the
     discarder does not pass on its own card. A history that ends with a live discard must end
-    with the offer being advised (``card`` by ``discarder``).
+    with the offer being advised (``card`` by ``discarder``). The answers to one offer come in
+    R9's order (the next player, then the seats on round from it), each seat once; to the
+    offer being advised only the seats asked before you have answered, unless ``answered``
+    (your discard's position: you passed and drew since).
     """
     hi = players - 1
     form = _FORM.format(hi=hi)
@@ -79,7 +82,8 @@ def check_history(history, players, card, discarder, rules):
     if isinstance(history, (bytes, dict)) or not hasattr(history, "__iter__"):
         raise TypeError(not_allowed("history", history, form))
     rows = []
-    live = None  # (discarder, card, asked) of the live offer
+    live = None  # (discarder, card) of the live offer
+    answers = []  # the live offer's answers: (entry, seat, R9's place; 0 the next player)
     for i, e in enumerate(history):
         name = f"history[{i}]"
         if isinstance(e, str) or not hasattr(e, "__len__") or not 2 <= len(e) <= 3:
@@ -117,13 +121,13 @@ def check_history(history, players, card, discarder, rules):
             if i:
                 raise ValueError(f"{name}: the upcard is turned once, after the deal (C1): "
                                  "only history[0] may be the upcard")
-            live = (seat, code)
+            live, answers = (seat, code), []
             rows.append((seat, H_UPCARD, code))
             continue
         if act == "discard":
             if code == JOKER:
                 raise ValueError(f"{name}: a joker is never discarded (R6)")
-            live = (seat, code)
+            live, answers = (seat, code), []
             rows.append((seat, _H.H_DISCARD, code))
             continue
         if live is None or live[1] != code:
@@ -142,11 +146,26 @@ def check_history(history, players, card, discarder, rules):
         if act == "call" and seat == nxt:
             raise ValueError(f"{name}: seat {seat} is next after seat {live[0]}: it takes the "
                              "discard as its draw (R9.1), it does not call it")
+        place = (live[0] - 1 - seat) % players  # R9: the next player 0, then round
+        if answers and place <= answers[-1][2]:
+            raise ValueError(f"{name}: seat {seat} answers {card_text(code)} after seat "
+                             f"{answers[-1][1]}, but R9 asks seat {seat} first (the next "
+                             "player, then the seats on round from it, each once)")
+        answers.append((i, seat, place))
         if act == "pass":
             rows.append((seat, _H.H_PASS_TAKE if seat == nxt else _H.H_PASS_CALL, code))
         else:
             rows.append((seat, _H.H_TAKE if act == "take" else _H.H_CALL, code))
             live = None
+    if live is not None and (live[0], live[1]) == (discarder, card) and not answered:
+        mine = (discarder - 1) % players  # your place among the seats asked (R9)
+        late = [(i, seat) for i, seat, place in answers if place >= mine]
+        if late:
+            i, seat = late[0]
+            who = "you" if seat == 0 else f"seat {seat}, asked after you (R9),"
+            raise ValueError(
+                f"history[{i}]: {who} answered the offer being advised ({card_text(card)} by "
+                f"seat {discarder}): the advice is for your answer; end the history before it")
     if live is not None and (live[0], live[1]) != (discarder, card):
         raise ValueError(f"history ends with seat {live[0]}'s discard of "
                          f"{card_text(live[1])} still live, but the offer advised is "

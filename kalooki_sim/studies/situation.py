@@ -311,7 +311,7 @@ def _situation(hand, card, contract, players, discarder, stock_left, calls_made,
     discarder = check_int("discarder", discarder, 1, P - 1,
                           why="how many seats to your right the discarder sits (1: you are next)")
     reshuffled = check_bool("reshuffled", reshuffled)
-    events = check_history(history, P, top, discarder, rules)
+    events = check_history(history, P, top, discarder, rules, answered=drawn == 1)
     story = read_story(events, P, discarder, top)
     calls_made = _calls_made(calls_made, story, rules)
     if discarder >= 2 and calls_made >= rules.call_limit:
