@@ -2,7 +2,9 @@
 the deal as the unit, the false-coverage adjustment, sufficient statistics that add up, the
 study that makes them (chunks, resume, the command), and the page that shows them."""
 
+import contextlib
 import json
+import socket
 import subprocess
 import sys
 
@@ -407,6 +409,24 @@ def test_the_study_on_a_dask_cluster_gives_the_same_statistics(tmp_path):
     assert "--scheduler local:1" in dask.provenance["command"]
     with pytest.raises(ValueError, match="scheduler='udp://x' is not allowed"):
         call_chart_study(out=tmp_path / "bad", scheduler="udp://x", **kw)
+
+
+def test_a_local_cluster_starts_while_another_cluster_holds_port_8787():
+    """A study's LocalCluster takes no fixed port: with 8787 (dask's dashboard default, which
+    its scheduler serves HTTP on even without a dashboard) held by another cluster on the
+    machine, it starts without dask's "Port 8787 is already in use" warning (an error here)."""
+    pytest.importorskip("distributed")
+    from kalooki_sim.studies._cluster import DaskExecutor
+
+    with socket.socket() as s:
+        with contextlib.suppress(OSError):  # already held by another cluster: the same case
+            s.bind(("127.0.0.1", 8787))
+            s.listen()
+        executor = DaskExecutor("local:1", None)
+        try:
+            assert executor.cluster.scheduler.http_server.port != 8787
+        finally:
+            executor.close()
 
 
 def test_the_agreement_sentence_follows_the_cells():

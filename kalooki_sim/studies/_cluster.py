@@ -71,8 +71,13 @@ class DaskExecutor:
         self._batched = lg.level
         lg.setLevel(logging.WARNING)
         if cluster.startswith("local"):
+            # without a dashboard the scheduler still serves HTTP (health, metrics), on port
+            # 8787 unless told otherwise: a second cluster on the machine (another study, a
+            # test run) would make it warn "Port 8787 is already in use" (an error under
+            # -W error, and the cluster fails to start). Any free port on loopback will do.
             self.cluster = LocalCluster(n_workers=local_workers(cluster), threads_per_worker=1,
-                                        processes=True, dashboard_address=None)
+                                        processes=True, dashboard_address=None,
+                                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             self.client = Client(self.cluster)
             self.threads = 1 if threads is None else threads
         else:
