@@ -216,7 +216,7 @@ def test_the_committed_positions_are_ten_of_each_kind_the_advisor_accepts_as_mad
     assert F._read_positions() == ps
     for p in ps:
         if p["kind"] == "discard":
-            a = ks.advise_discard(**p["kwargs"], rollouts=4, policies="greedy", threads=1)
+            a = ks.advise_discard(**p["kwargs"], rollouts=20, policies="greedy", threads=1)
             assert p["card"] in set(a.table["discard"])
         else:
             s = ks.situation(**p["kwargs"])
