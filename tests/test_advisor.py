@@ -182,11 +182,11 @@ def test_impossible_histories_are_clear_errors(kw, msg):
 
 
 def test_known_and_hand_sizes_take_text_as_the_command_line_gives_them():
-    a = ks.advise(**COMPLETE, rollouts=10, policies="greedy", known=["1:7♠ 7♥", "3: 2♣"],
+    a = ks.advise(**COMPLETE, rollouts=20, policies="greedy", known=["1:7♠ 7♥", "3: 2♣"],
                   hand_sizes="1:11, 3:9")
     assert a.situation["known"] == {1: ["7♠", "7♥"], 3: ["2♣"]}
     assert a.situation["hand_sizes"] == {1: 11, 2: 9, 3: 9}
-    b = ks.advise(**COMPLETE, rollouts=10, policies="greedy", known="1: 7♠ 7♥; 3: 2♣")
+    b = ks.advise(**COMPLETE, rollouts=20, policies="greedy", known="1: 7♠ 7♥; 3: 2♣")
     assert b.situation["known"] == a.situation["known"]
 
 
@@ -285,12 +285,12 @@ def test_V1_R3_a_group_of_three_copies_is_read_with_the_rules_pack():
     assert rules.decks >= 3
     a = ks.advise("4♠ 5♠ 6♠ 9♦ 9♣ K♣ 2♥ 3♥ 8♣ 7♦", "9♠", 2, opened=(1,),
                   table=[(1, "10♥ 10♥ 10♥"), (1, "J♣ J♦ J♠"), (1, "2♦ 3♦ 4♦ 5♦")],
-                  rules=rules, rollouts=4, policies="greedy")
-    assert a.rollouts == 4 and a.situation["table"][0] == ["10♥", "10♥", "10♥"]
+                  rules=rules, rollouts=20, policies="greedy")
+    assert a.rollouts == 20 and a.situation["table"][0] == ["10♥", "10♥", "10♥"]
     # the default pack still refuses the same history (R1: two copies of each card)
     with pytest.raises(ValueError, match="10♥"):
         ks.advise("4♠ 5♠ 6♠ 9♦ 9♣ K♣ 2♥ 3♥ 8♣ 7♦", "9♠", 2, opened=(1,),
-                  table=[(1, "10♥ 10♥ 10♥")], rollouts=4, policies="greedy")
+                  table=[(1, "10♥ 10♥ 10♥")], rollouts=20, policies="greedy")
 
 
 def test_V1_R10_lay_off_reads_the_rules_pack():

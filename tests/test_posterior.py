@@ -352,3 +352,13 @@ def test_the_answers_interval_counts_samples_not_rollouts():
     assert "of 25 samples (250 rollouts, 10 on each)" in str(a)
     plain = ks.advise(**dict(kw, history=None), policies="expert", seed=4, rollouts=250)
     assert plain.samples == plain.rollouts == 250  # no chain: a sample a rollout
+    # a last sample with fewer rollouts is said so; fewer than 2 samples give no interval
+    b = ks.advise(**kw, policies="expert", seed=4, rollouts=25)
+    assert b.samples == 3 and "of 3 samples (25 rollouts, 10 on each, the last 5)" in str(b)
+    for f in (ks.advise, ks.advise_discard):
+        args = dict(kw) if f is ks.advise else dict(  # passed on the card, drew A♣
+            hand=kw["hand"] + " A♣", contract=kw["contract"], history=kw["history"],
+            stock_left=kw["stock_left"] - 1)
+        with pytest.raises(ValueError, match=r"rollouts=15 is not allowed here: .* played on "
+                                             r"10 rollouts.* give rollouts=20 or more"):
+            f(**args, policies="expert", seed=4, rollouts=15)

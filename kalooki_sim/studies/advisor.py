@@ -18,9 +18,12 @@ past turns are replayed (``past_turns``) and, with a history, a short chain of s
 cards draws the hands from the posterior given what the table did
 (:func:`kalooki_sim.engine._kernels.history.posterior_chain`: the uniform deal times the
 likelihood of the opponents' events under the model, Metropolis-Hastings, nothing tempered).
-Each rollout is its own chain from its own streams, so the rollouts are independent and carry
+Each sample is its own chain from its own streams, so the samples are independent and carry
 equal weights: the estimates are plain means and the effective sample size (``Advice.ess``) is
-the rollouts; ``Advice.acceptance`` is the chains' acceptance rate, their diagnostic. The hand
+the samples; ``Advice.acceptance`` is the chains' acceptance rate, their diagnostic. When the
+history covers no seat's turns (no chain runs: e.g. only the passes the offer implies), its
+events weigh each sample by their likelihood instead (importance weights, tempered only if
+they collapse), and the effective sample size tells what the weighted samples are worth. The hand
 at the time of an event is approximated from the hand now (the later discards given back,
 later takes and calls and one random unknown card per later draw taken away), and the rest of
 the table as it is now.
@@ -128,8 +131,9 @@ class Advice:
     each chain's end is to the posterior is what the calibration tests check);
     ``acceptance``: the share of the chains' proposals that changed a card and were accepted
     (NaN without a history: no chain ran);
-    ``history_strength``: the power the weights were raised to, 1 (only importance weights that
-    collapsed, which the advisor no longer makes, would be tempered; ``fallback`` would say so);
+    ``history_strength``: the power the weights were raised to, 1 unless importance weights (no
+    chain ran, module docstring) collapsed and were tempered (``fallback`` then says so);
+    ``sample_rollouts``: the rollouts each sample is played on (the last may have fewer);
     ``sampled_ranks``: the mean count per rank (A..K, JK) of each opponent's sampled hand, one
     row per seat to your right. ``variance_ratio``: what the pairing bought this answer, the
     variance of the objective's difference from two unpaired sets of these rollouts over the
@@ -156,6 +160,7 @@ class Advice:
     history_events: int = 0
     acceptance: float = float("nan")
     variance_ratio: float = float("nan")
+    sample_rollouts: int = 1
 
     def __str__(self) -> str:
         shown = self.table.copy()
@@ -167,8 +172,10 @@ class Advice:
         ev = f"{self.history_events} opponent event{'s' if self.history_events != 1 else ''}"
         chain = ("" if not np.isfinite(self.acceptance) else
                  f", each from its own chain ({self.acceptance:.0%} of the swaps accepted)")
+        r, last = self.sample_rollouts, self.rollouts % max(1, self.sample_rollouts)
         each = ("" if self.samples in (0, self.rollouts) else
-                f" ({self.rollouts:,} rollouts, {-(-self.rollouts // self.samples)} on each)")
+                f" ({self.rollouts:,} rollouts, {r} on each" + (f", the last {last})" if last
+                                                                else ")"))
         read = (f"hidden hands: {ev} read; effective sample "
                 f"size {self.ess:,.0f} of {self.samples or self.rollouts:,} samples{each}{chain}"
                 + (f" (history at strength {self.history_strength:.2f}: {self.fallback})"
@@ -234,6 +241,18 @@ def _why(act_name, verb, diff, table, objective):
     return "".join(f" Why: {c}." if i == 0 else f" Also, {c}." for i, c in enumerate(out))
 
 
+def bound(x) -> str:
+    """An interval's bound in points, signed, to one decimal; a bound that would print as
+    ±0.0 but is not zero keeps two significant figures (so a bound that excludes zero never
+    reads as zero).
+
+    >>> bound(3.14159), bound(0.0312), bound(-0.004), bound(0.0)
+    ('+3.1', '+0.031', '-0.004', '+0.0')
+    """
+    x = float(x)
+    return f"{x:+.1f}" if x == 0 or abs(x) >= 0.05 else f"{x:+.2g}"
+
+
 def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objective, needed):
     col = objective
     d, lo, hi = diff[col], diff[f"{col}_lo"], diff[f"{col}_hi"]
@@ -261,7 +280,7 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
     why = _why(act_name, verb, diff, table, objective)
     if action == "unsure":
         return (f"Too close to call: {verb} {card} changes your {what} by {d:+.1f} points "
-                f"(95% interval {lo:+.1f} to {hi:+.1f}) {how}, so either choice is reasonable; "
+                f"(95% interval {bound(lo)} to {bound(hi)}) {how}, so either choice is reasonable; "
                 f"more rollouts may separate them{odds}.{need}{why}")
     better = action == act_name
     head = (f"{action.capitalize()} {card}" if better
@@ -273,7 +292,7 @@ def _sentence(action, sure, act_name, card, diff, table, n, stopped_by, objectiv
     else:
         label = _SURE_SEQ if stopped_by == "decided" else _SURE[sure]
     return (f"{head} ({label}): {verb} it {change} your {what} by {abs(d):.1f} "
-            f"points (95% interval {lo:+.1f} to {hi:+.1f}) {how}{odds}.{need}{why}")
+            f"points (95% interval {bound(lo)} to {bound(hi)}) {how}{odds}.{need}{why}")
 
 
 def advise(hand, card, contract, *, players=4, discarder=2, stock_left=None, calls_made=None,
@@ -385,7 +404,7 @@ def _play(sit, pol, seed, run):
     j = 4 if run.objective == "relative" else 0  # the objective's column
     looks = -(-n // BATCH)  # the most looks the budget allows (decide=True)
     hist = read_history(sit, run.past_turns)
-    reuse = hist.reuse
+    reuse = enough_samples(n, hist.reuse, bar)
     done, stopped_by, t0 = 0, None, time.perf_counter()
     while done < n and stopped_by is None:
         k = min(BATCH, n - done)
@@ -422,6 +441,28 @@ def _stop(d, logw, done, n, looks, run, t0):
     if run.time_limit is not None and time.perf_counter() - t0 >= run.time_limit:
         return "time_limit"
     return None
+
+
+def enough_samples(rollouts, reuse, bar=None):
+    """``reuse``, once ``rollouts`` give at least two samples of the hidden hands (each played
+    on ``reuse`` rollouts when a chain reads the history): an interval needs two. Else a
+    ``ValueError`` naming the least rollouts (``bar``, a progress bar, closed first).
+
+    >>> enough_samples(20, 10)
+    10
+    >>> enough_samples(15, 10)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: rollouts=15 is not allowed here: ... needs 2 samples; give rollouts=20 or more
+    """
+    if rollouts < 2 * reuse:
+        if bar is not None:
+            bar.close()
+        raise ValueError(f"rollouts={rollouts} is not allowed here: the history is read by "
+                         f"chains, each sample of the hidden hands played on {reuse} "
+                         f"rollouts, and an interval needs 2 samples; give rollouts={2 * reuse}"
+                         " or more")
+    return reuse
 
 
 def _block(sit, pol, seed, first, count, past_turns, out=None, swaps=None, reuse=None,
@@ -521,7 +562,8 @@ def _advice(sit, run, res, logw, ranks, stopped_by, seconds, moves=None, reuse=1
                   history_strength=beta, fallback=fallback,
                   sampled_ranks=_rank_table(ranks, w, sit.players), history_events=n_weighed,
                   acceptance=_acceptance(moves),
-                  variance_ratio=variance_ratio(res[:, j], res[:, RC + j], w))
+                  variance_ratio=variance_ratio(res[:, j], res[:, RC + j], w),
+                  sample_rollouts=reuse)
 
 
 def _acceptance(moves):

@@ -37,7 +37,16 @@ from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
 from ._history import _read_file, check_history, engine_events
 from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, per_sample, variance_ratio
-from .advisor import BATCH, OBJECTIVES, _kalooki_only, _Run, _stop, read_history
+from .advisor import (
+    BATCH,
+    OBJECTIVES,
+    _kalooki_only,
+    _Run,
+    _stop,
+    bound,
+    enough_samples,
+    read_history,
+)
 from .situation import _build, _known, _sizes
 
 _WHAT = {"relative": "points against the table", "penalty": "hand penalty"}
@@ -395,7 +404,7 @@ def _play(sit, cands, pol, seed, run):
     j = 4 if run.objective == "relative" else 0
     looks = -(-n // BATCH)
     hist = read_history(sit, run.past_turns)
-    reuse = hist.reuse
+    reuse = enough_samples(n, hist.reuse, bar)
     done, stopped_by, t0 = 0, None, time.perf_counter()
     while done < n and stopped_by is None:
         k = min(BATCH, n - done)
@@ -475,8 +484,8 @@ def _sentence(tab, verdict, objective, n, stopped_by):
         return f"Discard {best}: the only card you may discard (R6: never a joker)."
     second = tab["discard"].iat[1]
     d, lo, hi = (float(tab[c].iat[1]) for c in ("vs_best", "vs_best_lo", "vs_best_hi"))
-    cmp = (f"{second}, the second best, costs {d:+.1f} {what} more (95% interval {lo:+.1f} "
-           f"to {hi:+.1f}) {how}")
+    cmp = (f"{second}, the second best, costs {d:.1f} {what} more (95% interval {bound(lo)} "
+           f"to {bound(hi)}) {how}")
     if verdict == "decided":
         return f"Discard {best} (decided: its interval against the second best excludes 0): {cmp}."
     if verdict == "equal":
