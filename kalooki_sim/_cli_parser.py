@@ -90,14 +90,14 @@ def add_objective(p, relative: str) -> None:
                         f"{relative}; penalty: your own penalty alone")
 
 
-def add_output(p, force: bool = True) -> None:
-    """--csv (and --force for the files it names)."""
+def add_output(p, force: bool = True, writes: str = "--csv") -> None:
+    """--csv (and --force for the files it and ``writes`` name)."""
     p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
                    help="print the table as CSV (or write it to FILE; an existing FILE only "
                         "with --force)")
     if force:  # simulate has its own --force, which also covers these files
         p.add_argument("--force", action="store_true",
-                       help="overwrite the files --csv, --plot or --out name if they exist")
+                       help=f"overwrite the files {writes} name if they exist")
 
 
 def add_plot(p, what: str) -> None:
@@ -173,7 +173,7 @@ def tournament_flags(p) -> None:
     add_threads(p)
     p.add_argument("--paired", action="store_true",
                    help="also the paired differences between every two policies")
-    add_output(p)
+    add_output(p, writes="--csv or --plot")
     add_plot(p, "each policy's share of game wins with 95%% intervals")
 
 
@@ -213,7 +213,7 @@ def call_value_flags(p) -> None:
                    help="share of the decisions branched, in (0, 1]: each is drawn from the "
                         "seed, so fewer decisions spread over more deals")
     p.add_argument("--rows", action="store_true", help="print every row, not the summary")
-    add_output(p)
+    add_output(p, writes="--csv or --plot")
     add_plot(p, "the mean d_penalty (act minus pass) by cards still needed, per decision")
 
 
@@ -223,7 +223,7 @@ def advise_situation_flags(p) -> None:
                    help='your cards (required), e.g. "K♠ K♥ 7♦"')
     p.add_argument("--hand", dest="hand_cards", default=None, help=argparse.SUPPRESS)
     p.add_argument("--card", default=None, metavar="CARD",
-                   help="the card offered, e.g. 7♥ (required but with --discard)")
+                   help="the card offered, e.g. 7♥ (required unless --discard)")
     p.add_argument("--contract", type=int, required=True, metavar="H",
                    help="the hand number (its contract)")
     p.add_argument("--discarder", type=int, default=2, metavar="SEAT",
@@ -231,8 +231,9 @@ def advise_situation_flags(p) -> None:
                         "next, so take or draw; 2 or more: call or pass)")
     p.add_argument("--stock-left", type=int, default=None, metavar="N",
                    help="cards left in the stock (default: as after the deal)")
-    p.add_argument("--calls-made", type=int, default=0, metavar="N",
-                   help="calls you have made this hand (R9)")
+    p.add_argument("--calls-made", type=int, default=None, metavar="N",
+                   help="calls you have made this hand (R9; default: the calls of yours "
+                        "--history shows, else 0)")
     p.add_argument("--opened", type=_ints, default=None, metavar="S,S",
                    help="seats that have opened, e.g. 1,3")
     p.add_argument("--table", default=None, metavar="MELDS",
@@ -271,7 +272,8 @@ def advise_flags(p) -> None:
                    help="deal the hidden hands uniformly, without replaying the opponents' "
                         "past turns (the stock left is then not read)")
     add_objective(p, " (what decides a game)")
-    add_policies(p, "expert", also="; how every seat plays the rollouts")
+    add_policies(p, "expert", help=_POLICIES_HELP.replace(", search", ""),
+                 also="; how every seat plays the rollouts (a searching policy plays none)")
     p.add_argument("--rollouts", type=int, default=2000, metavar="N",
                    help="paired rollouts, each played both ways on the same cards")
     p.add_argument("--margin", type=float, default=None, metavar="POINTS",
@@ -283,6 +285,7 @@ def advise_flags(p) -> None:
                    help="stop as soon as the rollouts decide (a sequential test, 5%% error "
                         "over all its looks); 'unsure' if the budget runs out first")
     add_seed(p, "the seed of the rollouts")
+    add_threads(p)
     add_output(p)
 
 
@@ -304,7 +307,7 @@ def review_flags(p) -> None:
     p.add_argument("--out", default=None, metavar="FILE.html",
                    help="also write the hand's timeline, every decision annotated, as an HTML "
                         "page (default: none)")
-    add_output(p)
+    add_output(p, writes="--csv or --out")
 
 
 def report_flags(p) -> None:
@@ -405,7 +408,8 @@ call_decisions(200, hand=9, replicas=8) took 578 s (time grows with deals x repl
     "advise": """examples:
   kalooki advise --cards "K♠ K♥ 7♦ 7♣ 8♦ 9♦ Q♣ 2♠ 5♥ JK 4♣ 4♦ 10♠" --card 7♥ --contract 6
   kalooki advise --cards "ks kh 7d 7c 8d 9d qc 2s 5h jk 4c 4d ts" --card 7h --contract 6 \\
-      --opened 1,3 --table "5♠ 5♥ 5♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" --rollouts 500
+      --opened 1 --table "5♠ 5♥ 5♦; 8♠ 8♥ 8♣; J♠ J♥ J♦; 9♣ 10♣ J♣ Q♣" --seen "2♥ 2♦" \\
+      --rollouts 500
   kalooki advise --cards "..." --card 7♥ --contract 6 --known "1:7♠ 7♦" --known "3:2♣" \\
       --hand-sizes 1:15 --objective penalty
   kalooki advise --cards "..." --card 7♥ --contract 6 --discarder 2 \\

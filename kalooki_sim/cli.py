@@ -29,6 +29,8 @@ from .report.terminal import (
     est_ci,
     games_table,
     means_table,
+    review_header,
+    review_legend,
     review_table,
     tournament_table,
 )
@@ -175,7 +177,7 @@ def cmd_rules(args) -> int:
     _show(table, args)
     sched = pd.DataFrame([{"hand": i, "cards dealt": c, "contract": contract_text(g, r)}
                           for i, (c, g, r) in enumerate(rules.schedule, start=1)])
-    print(f"\npack: {rules.decks} decks + {rules.jokers} jokers = {rules.pack_size} cards; "
+    print(f"\npack: {rules.pack_text} = {rules.pack_size} cards; "
           f"{rules.players} players; the schedule (R2):")
     print(sched.to_string(index=False))
     return 0
@@ -327,7 +329,8 @@ def cmd_advise(args) -> int:
               past_turns=not args.no_past_turns, objective=args.objective,
               policies=_policies(args.policies), rollouts=args.rollouts,
               margin=args.margin, time_limit=args.time_limit, decide=args.decide,
-              seed=args.seed, rules=rules_from(args), progress=_progress(args))
+              seed=args.seed, rules=rules_from(args), threads=args.threads,
+              progress=_progress(args))
     a = advise(" ".join(hand), card[0], args.contract, **kw)
     if args.csv is None:
         print(a)
@@ -351,7 +354,7 @@ def _advise_discard(args, hand) -> int:
         past_turns=not args.no_past_turns, objective=args.objective,
         policies=_policies(args.policies), rollouts=args.rollouts, margin=args.margin,
         time_limit=args.time_limit, decide=args.decide, seed=args.seed, rules=rules_from(args),
-        progress=_progress(args))
+        threads=args.threads, progress=_progress(args))
     if args.csv is None:
         print(a)
     else:
@@ -388,12 +391,9 @@ def cmd_review(args) -> int:
     if args.csv is not None:
         _show(table, args)
     else:
-        print(f"seat {args.seat}: {len(table)} decisions, {int(table['rollouts'].sum()):,} "
-              f"rollouts in all; values are {args.objective} points (lower is better): act = "
-              "take or call, not = draw or pass")
+        print(review_header(table, args.seat, args.objective))
         _show(review_table(table), args)
-        print("\nverdict: good / mistake = the action taken / the other is better, its 95% "
-              "interval excluding zero; close = the interval holds zero")
+        print("\n" + review_legend())
         if len(table):
             tot = _api("review_total")(table, by="all").iloc[0]
             print(f"points lost in all: {tot['lost']:.1f} [95%: {tot['lost_lo']:.1f}, "

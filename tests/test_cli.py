@@ -7,6 +7,7 @@ import dataclasses
 import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -615,6 +616,37 @@ def test_advise_known_hand_sizes_and_objective_reach_the_advice(capsys):
     one_line_error(code, err, "known seat=5")
 
 
+def test_advise_counts_your_calls_from_the_history_and_its_help_examples_run(capsys):
+    # --calls-made left out: the calls of yours the history shows (R9), as the API counts them
+    cards = "K♠ K♥ 7♦ 7♣ 2♥ 3♥ 5♥ 9♠ 10♠ J♦ Q♦ 4♣ 8♠ 9♦ 6♣"
+    hist = "3:discard:9♦, 2:pass:9♦, 1:pass:9♦, 0:call:9♦, 2:draw, 2:discard:7♥"
+    base = ["advise", "--cards", cards, "--card", "7♥", "--contract", "6", "--rollouts", "40",
+            "--policies", "greedy", "--threads", "1", "--csv"]
+    code, out, err = run(capsys, *base, "--history", hist)
+    assert code == 0, err
+    code, _, err = run(capsys, *base, "--history", hist, "--calls-made", "0")
+    one_line_error(code, err, "calls_made=0", "shows 1 call of yours")
+    _, helptext, _ = run(capsys, "advise", "--help")
+    assert "search" not in helptext.split("--policies")[1].split("--rollouts")[0]
+    assert "default: the calls of yours --history shows, else 0" in " ".join(helptext.split())
+    assert "required unless --discard" in helptext and "--plot" not in helptext
+    examples = helptext.split("examples:")[1].replace("\\\n", " ")
+    ran = 0
+    for line in examples.splitlines():
+        line = line.split("#")[0].strip()
+        if not line.startswith("kalooki advise") or "..." in line:
+            continue  # the examples with "..." are templates
+        argv = shlex.split(line)[1:]
+        if "--rollouts" in argv:
+            argv[argv.index("--rollouts") + 1] = "40"
+        else:
+            argv += ["--rollouts", "40"]
+        code, _, err = run(capsys, *argv, "--policies", "greedy", "--threads", "1")
+        assert code == 0, (line, err)
+        ran += 1
+    assert ran >= 3
+
+
 def test_advise_prints_the_objective_and_the_legend(capsys):
     code, out, err = run(capsys, "advise", "--cards", "K♠ K♥ K♦ Q♠ Q♥ Q♦ 6♠ 6♥ 2♣", "--card",
                          "6♦", "--contract", "1", "--discarder", "1", "--rollouts", "20",
@@ -632,7 +664,13 @@ def test_review_prints_the_decisions_and_writes_the_html_timeline(capsys, tmp_pa
     assert code == 0, err
     table = ks.review(ks.trace(seed=4, hand=6, policies="expert"), 1, rollouts=10,
                       policies="greedy")
-    assert f"seat 1: {len(table)} decisions, {int(table['rollouts'].sum()):,} rollouts" in out
+    n_d = int((table["decision"] == "discard").sum())
+    assert (f"seat 1: {len(table)} decisions ({n_d} discard{'' if n_d == 1 else 's'}), "
+            f"measured on {int(table['rollouts'].sum()):,} paired rollouts") in out
+    assert "at a discard, act = the card let go" in out
+    # the legend says what the columns hold: the verdict after Holm, the rating by size
+    assert "verdict (over the hand's decisions, Holm's adjustment at 5%)" in out
+    assert "verdict (Holm)" in out and "at least 10 points / at least 5" in out
     for v in table["verdict"]:
         assert v in out
     tot = ks.review_total(table, by="all").iloc[0]

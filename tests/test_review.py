@@ -247,6 +247,10 @@ def test_review_page_is_a_self_contained_timeline(hand6):
         assert page.count(f"<span class='v {v}'>{v}</span></td>") == n
         assert page.count(f'<span class="v {v}">{v}</span>') == n
     assert "your cards after" in page and "discarded" in page
+    # the lead says how often each decision was replayed: the table's least and most
+    lo, hi = int(table["rollouts"].min()), int(table["rollouts"].max())
+    said = f"replayed {lo:,} to {hi:,} times" if lo < hi else f"replayed {lo:,} times"
+    assert said in page and "their verdicts after Holm" in page
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium on this machine")

@@ -193,7 +193,7 @@ def check_pack(codes: np.ndarray, rules=None) -> None:
     what = "jokers" if c == JOKER else f"copies of {card_text(c)}"
     raise ValueError(
         f"{counts[c]} {what} cannot come from one pack: a {rules.pack_size}-card pack "
-        f"({rules.decks} decks + {rules.jokers} jokers) holds at most {cap}"
+        f"({rules.pack_text}) holds at most {cap}"
     )
 
 

@@ -170,7 +170,7 @@ class Rules:
             raise ValueError(
                 f"{self.players} players x {most} cards + upcard + stock needs "
                 f"{self.players * most + 2} cards, but the pack has {self.pack_size} "
-                f"({self.decks} decks + {self.jokers} jokers); use more decks (V1) or "
+                f"({self.pack_text}); use more decks (V1) or "
                 "pack='by-table'"
             )
 
@@ -179,6 +179,16 @@ class Rules:
     def pack_size(self) -> int:
         """Cards in the pack: 52 per deck plus the jokers (108 by default)."""
         return 52 * self.decks + self.jokers
+
+    @property
+    def pack_text(self) -> str:
+        """The pack in words: its decks and jokers (R1, V1).
+
+        >>> Rules().pack_text, Rules(players=3, decks=1).pack_text
+        ('2 decks + 4 jokers', '1 deck + 4 jokers')
+        """
+        return (f"{self.decks} deck{'' if self.decks == 1 else 's'} + {self.jokers} "
+                f"joker{'' if self.jokers == 1 else 's'}")
 
     @property
     def hands(self) -> int:

@@ -123,6 +123,23 @@ def _events(e, me) -> str:
     return "; ".join(parts)
 
 
+def replayed_text(table: pd.DataFrame) -> str:
+    """How many times the decisions of ``table`` were replayed: its ``rollouts`` column (each
+    decision stops once decided or equal, or at its budget).
+
+    >>> replayed_text(pd.DataFrame({"rollouts": [1000, 4000, 1000]}))
+    'Each was replayed 1,000 to 4,000 times (until decided, equal or at its budget)'
+    >>> replayed_text(pd.DataFrame({"rollouts": [500, 500]}))
+    'Each was replayed 500 times'
+    """
+    if not len(table):
+        return "Nothing was replayed"
+    lo, hi = int(table["rollouts"].min()), int(table["rollouts"].max())
+    if lo == hi:
+        return f"Each was replayed {lo:,} times"
+    return f"Each was replayed {lo:,} to {hi:,} times (until decided, equal or at its budget)"
+
+
 def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
     """The review page of ``seat`` in ``trace``: a timeline per hand attempt (captioned table)
     with each decision of ``table`` (from :func:`kalooki_sim.review`) in its row, then the
@@ -139,12 +156,13 @@ def review_html(trace, seat, table: pd.DataFrame, title: str = "") -> str:
            f"<style>{_CSS}</style></head><body>",
            f"<h1>{html.escape(title or f'Review of seat {seat}')}</h1>",
            f"<p class='lead'>{len(rows)} take and call decisions"
-           + (f" and {n_disc} discards" if n_disc else "") + f" of seat {seat}: "
+           + (f" and {n_disc} discards" if n_disc else "")
+           + f" of seat {seat}; their verdicts after Holm: "
            + ", ".join(f"<span class='v {v}'>{counts.get(v, 0)} {v}</span>"
                        for v in ("good", "close", "mistake"))
-           + f". Each was replayed {int(table['rollouts'].max()) if len(table) else 0:,} times "
-           "both ways from what the seat knew then (its cards, what each opponent took or "
-           "called, the pile, the table, hand sizes, the stock), never the hidden cards. "
+           + f". {replayed_text(table)} both ways from what the seat knew then (its cards, "
+           "what each opponent took or called, the pile, the table, hand sizes, the stock), "
+           "never the hidden cards. "
            f"Values are <b>{objective}</b>: {html.escape(OBJECTIVES[objective])}; in points, "
            "lower is better.</p>",
            "<div class='legend'><b>Verdicts.</b> "

@@ -93,6 +93,46 @@ def advice_table(a):
 
 
 
+def review_header(table, seat, objective):
+    """The line above :func:`review_table`: the decisions, the rollouts that measured them
+    (and the fresh ones that measured the errors again), the unit and what act and not are.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"decision": ["call", "discard"], "rollouts": [1000, 2000],
+    ...                   "fresh_rollouts": [0, 2000]})
+    >>> print(review_header(t, 0, "relative"))  # doctest: +NORMALIZE_WHITESPACE
+    seat 0: 2 decisions (1 discard), measured on 3,000 paired rollouts (2,000 more measured
+    the errors again); values are relative points (lower is better): act = take or call,
+    not = draw or pass; at a discard, act = the card let go, not = the card it is compared with
+    """
+    n_d = int((table["decision"] == "discard").sum()) if len(table) else 0
+    fresh = int(table["fresh_rollouts"].sum()) if "fresh_rollouts" in table else 0
+    return (f"seat {seat}: {len(table)} decisions ({n_d} discard{'' if n_d == 1 else 's'}), "
+            f"measured on {int(table['rollouts'].sum()):,} paired rollouts"
+            + (f" ({fresh:,} more measured the errors again)" if fresh else "")
+            + f"; values are {objective} points (lower is better): act = take or call, not = "
+            "draw or pass; at a discard, act = the card let go, not = the card it is compared "
+            "with")
+
+
+def review_legend():
+    """What :func:`review_table`'s verdict and rating say, from the ratings' own thresholds
+    (:mod:`kalooki_sim.studies.rating`).
+
+    >>> "Holm's adjustment" in review_legend() and "at least 10 points" in review_legend()
+    True
+    """
+    from ..studies.rating import BLUNDER, MISTAKE
+    from ..studies.rating import EQUAL as EQ
+    return (f"verdict (over the hand's decisions, Holm's adjustment at 5%): good / mistake = the "
+            f"action taken / the other is better; close = not shown either way after the "
+            f"adjustment (a decision's own interval may exclude zero). rating (each decision's "
+            f"own 95% interval): blunder / mistake / inaccuracy = the action taken loses at "
+            f"least {BLUNDER:.0f} points / at least {MISTAKE:.0f} / less than {MISTAKE:.0f}; "
+            f"best = it is the better one; equal = the interval lies inside ±{EQ:.0f}; unsure = "
+            "neither")
+
+
 def review_table(table):
     """:func:`~kalooki_sim.review`'s table for the terminal: the decision, what was done, the
     advisor's values with the interval in one cell, cards needed and outs, the verdict, the
@@ -116,7 +156,7 @@ def review_table(table):
         "outs": [f"{na(a)} -> {na(b)}" for a, b in zip(table["outs_before"],
                                                       table["outs_after"], strict=True)],
         "p (Holm)": table["p_holm"].map("{:.3f}".format),
-        "verdict": table["verdict"],
+        "verdict (Holm)": table["verdict"],
         **({"lost [95%]": [f"{a:.1f} [{b:.1f}, {c:.1f}]" for a, b, c in
                            zip(table["lost"], table["lost_lo"], table["lost_hi"], strict=True)],
             "rating": table["rating"]} if "rating" in table.columns else {})})

@@ -157,7 +157,7 @@ def _check_copies(parts, rules, pile=()):
                     and n - cap <= len(entries) else "")
             raise ValueError(
                 f"{head}{card_text(c)} is given {n} times ({places}); the pack holds {cap} "
-                f"({rules.decks} decks + {rules.jokers} jokers, R1): a history that cannot "
+                f"({rules.pack_text}, R1): a history that cannot "
                 "happen")
 
 
@@ -267,7 +267,7 @@ def _check_taken(down, held, story, known, hand, rules, events):
                 f"history[{i}]: {card_text(c)} taken or called by seat"
                 f"{'s' * (len(takers) > 1)} {', '.join(map(str, takers))} and not discarded "
                 f"since is a copy besides the {held[c] + down[c]} given elsewhere; the pack holds "
-                f"{cap} ({rules.decks} decks + {rules.jokers} jokers, R1): a history that "
+                f"{cap} ({rules.pack_text}, R1): a history that "
                 "cannot happen")
 
 
