@@ -471,7 +471,7 @@ def review(trace, seat, *, rollouts=ROLLOUTS, block=BLOCK, hand_rollouts=HAND_RO
     discard_rollouts, discard_hand_rollouts : int
         The discards' own budget: the most paired rollouts per discard, and over one hand's
         discards (each rollout plays the hand on twice; the first look adds 30 rollouts of
-        every card per discard): 4,000 and 12,000, about a quarter of the review's rollouts
+        every card per discard): 4,000 and 10,000, about a quarter of the review's rollouts
         (a discard is close to its comparator more often than a take or a call is to its
         pass).
     threads : int, optional
