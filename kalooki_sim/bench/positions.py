@@ -58,15 +58,14 @@ def make_positions(seed: int = SEED, per_kind: int = PER_KIND) -> list[dict]:
 
 def _accepted(p, rules) -> bool:
     """Whether the advisor reads position ``p`` as it stands. A discard whose offer before
-    the turn was called away (R9.2) is left out: it is read since issue 51's tour, but the
-    trees ``make bench --against`` compares with refused it, and the set stays the one
-    committed."""
-    from ..studies.discard_advisor import _before_own_turn, _called_offer, discard_situation
+    the turn was called away (R9.2) is left out: it is read now, but the older trees
+    ``make bench --against`` compares with refused it, and the set stays the one committed."""
+    from ..studies.discard_advisor import discard_situation, offer_called_away
     from ..studies.situation import situation
 
     try:
         if p["kind"] == "discard":
-            if _called_offer(_before_own_turn(p["kwargs"].get("history")), rules) is not None:
+            if offer_called_away(p["kwargs"].get("history"), rules):
                 return False
             discard_situation(rules=rules, **p["kwargs"])
         else:

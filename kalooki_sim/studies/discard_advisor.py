@@ -165,6 +165,13 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
     return sit, cands
 
 
+def offer_called_away(history, rules) -> bool:
+    """Does ``history`` (as :func:`advise_discard` takes it, your own draw included or not)
+    end with the offer you passed called by another seat (R9.2)? Such a discard is read
+    with the call played (:func:`discard_situation`)."""
+    return _called_offer(_before_own_turn(history), rules) is not None
+
+
 def _called_offer(history, rules):
     """``(seat, card code, history before the call)`` when the history ends with the offer
     from the seat before you (``1:discard``) that you passed on and another seat then called
