@@ -36,6 +36,7 @@ tr.offer td{background:#fafafa;color:#333}
 .legend{background:#f7f7f9;border:1px solid #e3e3e8;border-radius:6px;padding:8px 12px;
  font-size:.92em;color:#333}
 .note{color:#555;font-size:.92em}
+.scroll{overflow-x:auto}
 """
 
 
@@ -226,12 +227,13 @@ def _ratings_text(table) -> str:
 def _decisions_table(table) -> str:
     """Every decision in one captioned table (the DataFrame of :func:`kalooki_sim.review`)."""
     head = ["hand", "attempt", "turn", "decision", "card", "you", "advisor", "act", "not act",
-            "act − not act [95%]", "p (Holm)", "needed", "outs", "verdict", "lost [95%]",
+            "act − not act [95%]", "p (Holm)", "needed", "outs", "verdict (Holm)", "lost [95%]",
             "rating"]
-    out = ["<table><caption>Every decision: the objective's expected value of acting (take or "
-           "call) and of not (draw or pass), points, lower is better; cards needed and outs "
-           "before → with the card; at a discard, the card let go (act) against its "
-           "comparator (not act)</caption><thead><tr>"
+    # sixteen columns: the table scrolls on its own, not the page (a 1280 px screen)
+    out = ["<div class='scroll'><table><caption>Every decision: the objective's expected value "
+           "of acting (take or call) and of not (draw or pass), points, lower is better; cards "
+           "needed and outs before → with the card; at a discard, the card let go (act) against "
+           "its comparator (not act)</caption><thead><tr>"
            + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
     for r in table.itertuples(index=False):
         adv = "unsure" if r.advice == "unsure" else f"{r.advice} ({r.confidence})"
@@ -248,5 +250,5 @@ def _decisions_table(table) -> str:
             + (f"<td class='num'>{r.lost:.1f} [{r.lost_lo:.1f}, {r.lost_hi:.1f}]</td>"
                f"<td>{html.escape(str(r.rating))}</td>" if hasattr(r, "rating") else
                "<td></td><td></td>") + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "\n".join(out)
