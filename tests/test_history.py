@@ -246,7 +246,7 @@ def test_history_logw_is_its_twin():
     ([(3, "discard", "9♣"), (1, "pass", "9♣"), (2, "pass", "9♣")],
      r"history\[2\]: seat 2 answers 9♣ after seat 1, but R9 asks seat 2 first"),
     ([(3, "discard", "9♣"), (2, "pass", "9♣"), (2, "pass", "9♣")],
-     r"history\[2\]: seat 2 answers 9♣ after seat 2"),
+     r"history\[2\]: seat 2 answers 9♣ twice \(R9 asks each seat once\)"),
     ([(2, "discard", "7♥"), (1, "pass", "7♥"), (0, "pass", "7♥")],
      r"history\[2\]: you answered the offer being advised \(7♥ by seat 2\)"),
     ([(2, "discard", "7♥"), (0, "pass", "7♥"), (3, "pass", "7♥")],

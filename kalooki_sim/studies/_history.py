@@ -147,7 +147,10 @@ def check_history(history, players, card, discarder, rules, answered=False):
             raise ValueError(f"{name}: seat {seat} is next after seat {live[0]}: it takes the "
                              "discard as its draw (R9.1), it does not call it")
         place = (live[0] - 1 - seat) % players  # R9: the next player 0, then round
-        if answers and place <= answers[-1][2]:
+        if answers and place == answers[-1][2]:
+            raise ValueError(f"{name}: seat {seat} answers {card_text(code)} twice (R9 asks "
+                             "each seat once)")
+        if answers and place < answers[-1][2]:
             raise ValueError(f"{name}: seat {seat} answers {card_text(code)} after seat "
                              f"{answers[-1][1]}, but R9 asks seat {seat} first (the next "
                              "player, then the seats on round from it, each once)")
