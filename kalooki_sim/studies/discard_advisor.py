@@ -35,7 +35,7 @@ from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
-from ._history import _read_file, check_history, engine_events
+from ._history import _read_file
 from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, per_sample, variance_ratio
 from .advisor import (
     BATCH,
@@ -116,6 +116,7 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
     codes = to_codes_named("hand", hand, rules)
     seen_codes = list(to_codes_named("seen", seen, rules))
     history = _before_own_turn(history)
+    called = None  # (seat, card, history before) when the offer you passed was called
     if took is not None:
         x = one_card(took, rules)
         if x not in codes:
@@ -133,11 +134,11 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
                 raise
             raise ValueError(f"hand has {int(m[1]) + 1} cards{m[2]} plus the card taken, so "
                              f"{int(m[3]) + 1} with{m[4]}") from None
+    elif (called := _called_offer(history, rules)) is not None:
+        # R9.2: the offer you passed was called: read before the call, the call played below
+        sit = _before_the_call(hand, contract, rules, called, stock_left, calls_made, opened,
+                               table, seen, known, hand_sizes, reshuffled)
     else:
-        called = _called_offer(history, rules)
-        if called is not None:  # R9.2: the offer you passed was called: it left the pile
-            return _after_a_call(hand, contract, rules, called, stock_left, calls_made, opened,
-                                 table, seen, known, hand_sizes, reshuffled, history, codes)
         top = seen_codes.pop() if seen_codes else _history_top(history)
         if top is None:
             raise ValueError("seen is empty and the history ends with no discard: give the "
@@ -149,20 +150,28 @@ def discard_situation(hand, contract, rules, *, took=None, stock_left=None, call
                      history, rules, drawn=1)
     cands = _candidates(codes)
     base = _E.copy_table(sit.rollout.base)
-    gs, ps, h = base.gs, base.ps, base.hand
-    gs[_E.GS_LIVE] = 0  # the offer before the turn is answered: passed and drawn, or taken
-    gs[_E.GS_CUR] = 0
+    base.gs[_E.GS_LIVE] = 0  # the offer before the turn is answered: passed and drawn, or taken
+    base.gs[_E.GS_CUR] = 0
     if took is not None:  # R9.1: the top card comes into the hand, known to the table
-        gs[_E.GS_DISC_N] -= 1
-        h[0, x] += 1
-        h[known_row(h, 0), x] += 1
-        if x != JOKER:
-            ps[0, _E.PS_TOOK] |= 1 << (int(x) % 13 + 1)
-        gs[_E.GS_TURNS] += 1  # the take used no stock card (the turns are counted by it)
+        _off_the_pile(base, 0, x)
+        base.gs[_E.GS_TURNS] += 1  # the take used no stock card (the turns are counted by it)
     sit = replace(sit, hand=tuple(card_text(c) for c in codes),
                   card=card_text(x) if took is not None else sit.card,
                   rollout=sit.rollout._replace(base=base))
+    if called is not None:
+        sit = _play_the_call(sit, called)
     return sit, cands
+
+
+def _off_the_pile(base, seat, x):
+    """The pile's top card ``x`` into engine seat ``seat``'s hand on table ``base``, known to
+    the table, its rank marked as taken (R9)."""
+    gs, ps, h = base.gs, base.ps, base.hand
+    gs[_E.GS_DISC_N] -= 1
+    h[seat, x] += 1
+    h[known_row(h, seat), x] += 1
+    if x != JOKER:
+        ps[seat, _E.PS_TOOK] |= 1 << (int(x) % 13 + 1)
 
 
 def offer_called_away(history, rules) -> bool:
@@ -200,49 +209,44 @@ def _called_offer(history, rules):
     return int(seat), int(x), events[:-1]
 
 
-def _after_a_call(hand, contract, rules, called, stock_left, calls_made, opened, table, seen,
-                  known, hand_sizes, reshuffled, history, codes):
-    """:func:`discard_situation` when the offer you passed was called by another seat (R9.2):
-    the position is read before the call (the offer's card from ``discarder=1``, its answers,
-    your draw; the stock one card fuller and the caller two cards smaller), then the call is
-    played on it: the card leaves the pile's top for the caller's hand, known to the table,
-    and its penalty card (R9.2) from the stock joins the caller's hidden cards. The history
-    the rollouts weigh keeps the call. ``seen`` is the pile as it lies, without the card."""
+def _before_the_call(hand, contract, rules, called, stock_left, calls_made, opened, table,
+                     seen, known, hand_sizes, reshuffled):
+    """:func:`discard_situation`'s position when the offer you passed was called by another
+    seat (R9.2), read before the call: the offer's card from ``discarder=1``, its answers,
+    your draw; the stock one card fuller and the caller two cards smaller, the card called
+    not among its known cards. ``seen`` is the pile as it lies, without the card."""
     seat, x, before = called
-    P = rules.players
-    sizes = _sizes(hand_sizes, P)
-    if sizes is not None and seat in sizes and is_int(sizes[seat]):
+    sizes = _sizes(hand_sizes, rules.players)
+    if seat in sizes and is_int(sizes[seat]):
         sizes = {**sizes, seat: int(sizes[seat]) - 2}
     stock = stock_left + 1 if is_int(stock_left) else stock_left
-    sit = _build(hand, card_text(x), contract, 1, stock, calls_made, opened, table, seen,
-                 _known_without(known, seat, x, rules), sizes, reshuffled, before, rules,
-                 drawn=1)
-    s = (-seat) % P  # engine seat
-    base = _E.copy_table(sit.rollout.base)
-    gs, ps, h = base.gs, base.ps, base.hand
-    gs[_E.GS_DISC_N] -= 1  # the called card leaves the pile
-    gs[_E.GS_LIVE] = 0
-    gs[_E.GS_CUR] = 0
-    h[s, x] += 1
-    h[known_row(h, s), x] += 1
-    if x != JOKER:
-        ps[s, _E.PS_TOOK] |= 1 << (int(x) % 13 + 1)
-    ps[s, _E.PS_CALLS] += 1
-    opp = sit.rollout.opp.copy()
+    return _build(hand, card_text(x), contract, 1, stock, calls_made, opened, table, seen,
+                  _known_without(known, seat, x, rules), sizes, reshuffled, before, rules,
+                  drawn=1)
+
+
+def _play_the_call(sit, called):
+    """``sit`` (:func:`_before_the_call`, its table already a copy) with the call played:
+    the card leaves the pile's top for the caller's hand, known to the table, its penalty
+    card (R9.2) from the stock joins the caller's hidden cards, and the history the rollouts
+    weigh ends with the call."""
+    seat, x, _ = called
+    s = (-seat) % sit.players  # engine seat
+    r = sit.rollout
+    _off_the_pile(r.base, s, x)
+    r.base.ps[s, _E.PS_CALLS] += 1
+    opp = r.opp.copy()
     opp[s] += 1  # the penalty card: hidden, out of the stock
-    events = engine_events(check_history(list(before) + [(seat, "call", card_text(x))], P, x,
-                                         1, rules), P)
-    kn = {k: list(v) for k, v in sit.known.items()}
-    kn.setdefault(seat, []).append(card_text(x))
+    events = np.vstack([r.events, np.array([[s, _H.H_CALL, x]], np.int64)])
+    known = {k: list(v) for k, v in sit.known.items()}
+    known.setdefault(seat, []).append(card_text(x))
     sizes = dict(sit.hand_sizes)
     sizes[seat] += 2
-    sit = replace(sit, hand=tuple(card_text(c) for c in codes), card=card_text(x), known=kn,
-                  hand_sizes=sizes, stock_left=sit.stock_left - 1,
-                  penalty_cards=sit.penalty_cards + 1,
-                  history=sit.history + ((seat, "call", card_text(x)),),
-                  out_of_reach=sit.out_of_reach + (card_text(x),),
-                  rollout=sit.rollout._replace(base=base, opp=opp, events=events))
-    return sit, _candidates(codes)
+    return replace(sit, known=known, hand_sizes=sizes, stock_left=sit.stock_left - 1,
+                   penalty_cards=sit.penalty_cards + 1,
+                   history=sit.history + ((seat, "call", card_text(x)),),
+                   out_of_reach=sit.out_of_reach + (card_text(x),),
+                   rollout=r._replace(opp=opp, events=events))
 
 
 def _candidates(codes):

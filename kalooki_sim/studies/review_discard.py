@@ -186,7 +186,7 @@ def review_discards(moments, seat, pol, seed, rules, objective, history, budget,
         mean = x.mean(axis=0) if w is None else w @ x
         order = [int(cands[k]) for k in np.lexsort((np.arange(len(mean)), mean))]
         comp = order[1] if order[0] == taken else order[0]
-        picked.append((m, order[0], comp, read or not history))
+        picked.append((m, order[0], comp, read))
         sources.append(_Pair(sit, np.array([taken, comp], np.int64), pol, _seed(seed, m, 5), j,
                              hist))
     if not sources:
