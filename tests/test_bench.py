@@ -112,6 +112,15 @@ def test_the_record_appends_a_row_per_figure_and_ratio_and_charts_it(tmp_path):
     assert R.chart(tmp_path / "missing.csv", tmp_path / "x.png") is None
 
 
+def _at_scale(figure, scale):
+    """``figure(None)`` doing ``scale`` of its work (``F.SCALE``), the scale restored after."""
+    F.SCALE[0] = scale
+    try:
+        return figure(None)
+    finally:
+        F.SCALE[0] = 1.0
+
+
 def test_the_figure_script_answers_json_lines(capsys):
     F.SCALE[0] = 1.0
     F.main(["cards_needed_py_us", "--hands", A.hands_file(), "--scale", "0.01"])
@@ -166,11 +175,7 @@ def test_the_history_figure_times_a_30_event_history_the_advisor_reads():
         a = ks.advise(**F.ADVISOR_CASE, history=list(F.HISTORY_CASE), rollouts=40, threads=1)
     opponents = [e for e in F.HISTORY_CASE if e[0] != 0]
     assert 0 < a.history_events <= len(opponents)
-    F.SCALE[0] = 0.01
-    try:
-        sec, detail = F.advise_history_s(None)
-    finally:
-        F.SCALE[0] = 1.0
+    sec, detail = _at_scale(F.advise_history_s, 0.01)
     assert sec > 0 and "30 events" in detail
 
 
@@ -226,20 +231,12 @@ def test_the_committed_positions_are_ten_of_each_kind_the_advisor_accepts_as_mad
 
 
 def test_the_time_to_decided_figure_answers_in_seconds_with_what_stopped_each():
-    F.SCALE[0] = 0.1
-    try:
-        sec, detail = F.time_to_decided_s(None)
-    finally:
-        F.SCALE[0] = 1.0
+    sec, detail = _at_scale(F.time_to_decided_s, 0.1)
     assert sec > 0 and re.fullmatch(r"\d+ of 3 decided or equal \(\d+ decided, \d+ equal\); "
                                     r"slowest [\d.]+ s", detail), detail
 
 
 def test_the_review_figure_times_hands_at_the_reviews_defaults():
-    F.SCALE[0] = 0.1
-    try:
-        sec, detail = F.review_s_per_hand(None)
-    finally:
-        F.SCALE[0] = 1.0
+    sec, detail = _at_scale(F.review_s_per_hand, 0.1)
     assert sec > 0 and re.fullmatch(r"1 hand, \d+ decisions, \d+% undecided; slowest "
                                     r"[\d.]+ s", detail), detail
