@@ -334,3 +334,19 @@ def test_the_review_reads_the_history_of_a_discard_after_a_call_and_marks_one_it
     d2 = ks.review(tr, seat=0, **kw)
     d2 = d2[d2["decision"] == "discard"]
     assert len(d2) == len(d) and (d2["history_strength"] == 0).all()
+
+
+def test_a_discard_history_from_a_file_reads_as_the_same_text(tmp_path):
+    """``history="@FILE"`` (events one per line, ``#`` comments) is the text it holds, as for
+    ``advise``: the pile's top comes from its last discard when ``seen`` is not given."""
+    events = ["3:discard:9♣", "0:pass:9♣", "2:draw", "2:discard:6♦", "1:draw", "1:discard:5♣"]
+    f = tmp_path / "events.txt"
+    f.write_text("# the table so far\n" + "\n".join(events) + "\n", encoding="utf-8")
+    rules = ks.Rules()
+    hand = GROUPS["hand"]
+    a, ca = discard_situation(hand, 1, rules, history=f"@{f}")
+    b, cb = discard_situation(hand, 1, rules, history=", ".join(events))
+    assert a.card == b.card == "5♣" and a.history == b.history and (ca == cb).all()
+    assert (a.rollout.events == b.rollout.events).all()
+    with pytest.raises(ValueError, match="history='@.* is not allowed; give events as text"):
+        discard_situation(hand, 1, rules, history=f"@{tmp_path / 'missing.txt'}")

@@ -35,7 +35,7 @@ from ..engine.play import defer_players, rules_vector, setup, using_threads
 from ..engine.policies import no_search
 from ..game.cards import JOKER, card_text, to_codes_named
 from ..game.melds import one_card
-from ._history import _read_file
+from ._history import _read_file, _split_text
 from ._weighted import EQUAL, RC, _ess_floor, _t3, _temper, per_sample, variance_ratio
 from .advisor import (
     BATCH,
@@ -182,11 +182,10 @@ def offer_called_away(history, rules) -> bool:
 
 
 def _called_offer(history, rules):
-    """``(seat, card code, history before the call)`` when the history ends with the offer
-    from the seat before you (``1:discard``) that you passed on and another seat then called
-    (R9.2): your draw followed, the card is in the caller's hand; else None."""
-    if isinstance(history, str) and history.lstrip().startswith("@"):
-        history = _before_own_turn(_read_file(history.strip()))
+    """``(seat, card code, history before the call)`` when the history (as
+    :func:`_before_own_turn` returns it) ends with the offer from the seat before you
+    (``1:discard``) that you passed on and another seat then called (R9.2): your draw
+    followed, the card is in the caller's hand; else None."""
     events = list(history or ())
     if not events or len(events[-1]) < 3 or str(events[-1][1]).strip() != "call":
         return None
@@ -272,13 +271,13 @@ def _known_without(known, seat, x, rules):
 
 def _before_own_turn(history):
     """The history without its trailing events of your own turn (seat 0's pass on the offer,
-    its draw or take, R6.1, R9.1): the position is read from the offer before it."""
-    if isinstance(history, str) and not history.lstrip().startswith("@"):
-        history = [tuple(b.strip() for b in part.split(":"))
-                   for part in history.replace(";", ",").split(",") if part.strip()]
+    its draw or take, R6.1, R9.1): the position is read from the offer before it. Text and
+    ``@FILE`` are read as :func:`~kalooki_sim.situation` reads them, into a list."""
+    if isinstance(history, str):
+        text = _read_file(history.strip()) if history.lstrip().startswith("@") else history
         history = [(int(e[0]) if e[0].lstrip("-").isdigit() else e[0], *e[1:])
-                   for e in history]
-    if history is None or isinstance(history, str):
+                   for e in _split_text(text)]
+    if history is None:
         return history
     out = list(history)
     while out and len(out[-1]) >= 2 and str(out[-1][0]).strip() == "0" and str(
@@ -289,10 +288,8 @@ def _before_own_turn(history):
 
 def _history_top(history):
     """The card of the history's last discard (or upcard) as given, when nobody took or
-    called it since (R9: it lies on the pile); else None."""
-    if isinstance(history, str):
-        history = [[b.strip() for b in part.split(":")]
-                   for part in history.replace(";", ",").split(",") if part.strip()]
+    called it since (R9: it lies on the pile); else None. ``history`` as
+    :func:`_before_own_turn` returns it."""
     for e in reversed(list(history or ())):
         if len(e) >= 2 and e[1] in ("take", "call"):
             return None
